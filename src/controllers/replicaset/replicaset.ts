@@ -1,0 +1,361 @@
+/**
+ * The ReplicaSet controller (pkg/controller/replicaset/replica_set.go, v1.32): keeps `spec.replicas` active
+ * pods per ReplicaSet, creating them in slow-start batches (1, 2, 4, ... capped at 500 per sync) and deleting
+ * the lowest-ranked ones, adopting and releasing pods by selector, with expectations so that a pod is never
+ * created twice; and writes the status.
+ */
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
+import { isNotFound } from '../../api/errors.js';
+import { labelSelectorAsSelector, parseSelector, Selector } from '../../api/labels.js';
+import { resources } from '../../api/resources.js';
+import {
+  asError,
+  errorMessage,
+  objectKey,
+  runWorkers,
+  splitKey,
+  type Controller,
+  type ControllerContext,
+  type EventRecorder,
+  type Informer,
+  type WorkQueue,
+} from '../_context.js';
+import { Expectations } from '../_expectations.js';
+import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../_owner.js';
+import {
+  filterActivePods,
+  formatTime,
+  isPodAvailable,
+  isPodReady,
+  podFromTemplate,
+  podsToDelete,
+  slowStartBatch,
+} from '../_pods.js';
+import { eventComponents, names } from '../names.js';
+
+/** `burstReplicas`: at most this many creations or deletions per sync. */
+export const burstReplicas = 500;
+/** `SlowStartInitialBatchSize`. */
+export const slowStartInitialBatchSize = 1;
+
+export const reasons = {
+  SuccessfulCreate: 'SuccessfulCreate',
+  FailedCreate: 'FailedCreate',
+  SuccessfulDelete: 'SuccessfulDelete',
+  FailedDelete: 'FailedDelete',
+} as const;
+
+export interface ReplicaSetControllerOptions {
+  workers?: number;
+}
+
+function selectorOf(rs: ReplicaSet): Selector {
+  try {
+    return labelSelectorAsSelector(rs.spec?.selector);
+  } catch {
+    return Selector.nothing();
+  }
+}
+
+/**
+ * `calculateStatus`: counts over the claimed active pods; `ReplicaFailure` is set while creating or
+ * deleting failed, and removed once a sync succeeds.
+ */
+export function calculateReplicaSetStatus(
+  rs: ReplicaSet,
+  filteredPods: readonly Pod[],
+  manageErr: unknown,
+  now: number,
+): ReplicaSetStatus {
+  const status: ReplicaSetStatus = { ...structuredClone(rs.status ?? { replicas: 0 }) };
+  const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
+  const templateSel = parseSelector(
+    Object.entries(templateLabels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+  );
+  const minReady = rs.spec?.minReadySeconds ?? 0;
+  let fully = 0;
+  let ready = 0;
+  let available = 0;
+  for (const p of filteredPods) {
+    if (templateSel.matches(p.metadata?.labels)) fully++;
+    if (isPodReady(p)) {
+      ready++;
+      if (isPodAvailable(p, minReady, now)) available++;
+    }
+  }
+  const conds = (status.conditions ?? []).filter((c) => c.type !== 'ReplicaFailure');
+  const existing = status.conditions?.find((c) => c.type === 'ReplicaFailure');
+  if (manageErr !== undefined && manageErr !== null) {
+    if (existing !== undefined) conds.push(existing);
+    else {
+      const diff = filteredPods.length - (rs.spec?.replicas ?? 1);
+      const cond: ReplicaSetCondition = {
+        type: 'ReplicaFailure',
+        status: 'True',
+        lastTransitionTime: formatTime(now),
+        reason: diff < 0 ? 'FailedCreate' : 'FailedDelete',
+        message: errorMessage(manageErr),
+      };
+      conds.push(cond);
+    }
+  }
+  if (conds.length > 0) status.conditions = conds;
+  else delete status.conditions;
+  status.replicas = filteredPods.length;
+  status.fullyLabeledReplicas = fully;
+  status.readyReplicas = ready;
+  status.availableReplicas = available;
+  return status;
+}
+
+function statusEqual(a: ReplicaSetStatus | undefined, b: ReplicaSetStatus): boolean {
+  const norm = (s: ReplicaSetStatus | undefined): string =>
+    JSON.stringify({
+      replicas: s?.replicas ?? 0,
+      fully: s?.fullyLabeledReplicas ?? 0,
+      ready: s?.readyReplicas ?? 0,
+      available: s?.availableReplicas ?? 0,
+      gen: s?.observedGeneration ?? 0,
+      conds: (s?.conditions ?? []).map((c) => [c.type, c.status, c.reason, c.message]),
+    });
+  return norm(a) === norm(b);
+}
+
+export class ReplicaSetController implements Controller {
+  readonly name = names.ReplicaSet;
+  private readonly queue: WorkQueue<string>;
+  private readonly rsInformer: Informer<ReplicaSet>;
+  private readonly podInformer: Informer<Pod>;
+  private readonly recorder: EventRecorder;
+  readonly expectations: Expectations;
+  private done: Promise<void> | undefined;
+
+  constructor(
+    private readonly ctx: ControllerContext,
+    private readonly opts: ReplicaSetControllerOptions = {},
+  ) {
+    this.queue = ctx.newQueue();
+    this.rsInformer = ctx.informer<ReplicaSet>(resources.replicasets);
+    this.podInformer = ctx.informer<Pod>(resources.pods);
+    this.recorder = ctx.recorder(eventComponents.replicaSet);
+    this.expectations = new Expectations(ctx.clock);
+  }
+
+  start(): void {
+    this.rsInformer.addHandlers({
+      onAdd: (rs) => this.queue.add(objectKey(rs)),
+      onUpdate: (_o, rs) => this.queue.add(objectKey(rs)),
+      onDelete: (rs) => {
+        this.expectations.delete(objectKey(rs));
+        this.queue.add(objectKey(rs));
+      },
+    });
+    this.podInformer.addHandlers({
+      onAdd: (p) => this.addPod(p),
+      onUpdate: (o, p) => this.updatePod(o, p),
+      onDelete: (p) => this.deletePod(p),
+    });
+    this.done = runWorkers(this.queue, (k) => this.sync(k), this.opts.workers ?? 5);
+  }
+
+  stop(): void {
+    this.queue.shutDown();
+  }
+
+  /** Resolves when the workers have exited after stop(). */
+  async stopped(): Promise<void> {
+    await this.done;
+  }
+
+  private resolveRef(namespace: string, ref: { kind: string; name: string; uid: string }): ReplicaSet | undefined {
+    if (ref.kind !== 'ReplicaSet') return undefined;
+    const rs = this.rsInformer.get(`${namespace}/${ref.name}`);
+    return rs?.metadata?.uid === ref.uid ? rs : undefined;
+  }
+
+  private matchingReplicaSets(pod: Pod): ReplicaSet[] {
+    const ns = pod.metadata?.namespace ?? '';
+    return this.rsInformer
+      .list()
+      .filter((rs) => rs.metadata?.namespace === ns && selectorOf(rs).matches(pod.metadata?.labels));
+  }
+
+  private addPod(pod: Pod): void {
+    if (pod.metadata?.deletionTimestamp !== undefined) {
+      this.deletePod(pod);
+      return;
+    }
+    const ref = controllerRef(pod.metadata);
+    if (ref !== undefined) {
+      const rs = this.resolveRef(pod.metadata?.namespace ?? '', ref);
+      if (rs === undefined) return;
+      this.expectations.creationObserved(objectKey(rs));
+      this.queue.add(objectKey(rs));
+      return;
+    }
+    for (const rs of this.matchingReplicaSets(pod)) this.queue.add(objectKey(rs));
+  }
+
+  private updatePod(old: Pod, cur: Pod): void {
+    if (old.metadata?.resourceVersion === cur.metadata?.resourceVersion) return;
+    const labelsChanged = JSON.stringify(old.metadata?.labels ?? {}) !== JSON.stringify(cur.metadata?.labels ?? {});
+    if (cur.metadata?.deletionTimestamp !== undefined) {
+      this.deletePod(cur);
+      if (labelsChanged) this.deletePod(old);
+      return;
+    }
+    const ns = cur.metadata?.namespace ?? '';
+    const curRef = controllerRef(cur.metadata);
+    const oldRef = controllerRef(old.metadata);
+    if (oldRef !== undefined && oldRef.uid !== curRef?.uid) {
+      const rs = this.resolveRef(ns, oldRef);
+      if (rs !== undefined) this.queue.add(objectKey(rs));
+    }
+    if (curRef !== undefined) {
+      const rs = this.resolveRef(ns, curRef);
+      if (rs === undefined) return;
+      const key = objectKey(rs);
+      this.queue.add(key);
+      const minReady = rs.spec?.minReadySeconds ?? 0;
+      if (!isPodReady(old) && isPodReady(cur) && minReady > 0) this.queue.addAfter(key, (minReady + 1) * 1000);
+      return;
+    }
+    if (labelsChanged || oldRef !== undefined) for (const rs of this.matchingReplicaSets(cur)) this.queue.add(objectKey(rs));
+  }
+
+  private deletePod(pod: Pod): void {
+    const ref = controllerRef(pod.metadata);
+    if (ref === undefined) return;
+    const rs = this.resolveRef(pod.metadata?.namespace ?? '', ref);
+    if (rs === undefined) return;
+    const key = objectKey(rs);
+    this.expectations.deletionObserved(key, objectKey(pod));
+    this.queue.add(key);
+  }
+
+  /** `syncReplicaSet`. */
+  async sync(key: string): Promise<void> {
+    const { namespace, name } = splitKey(key);
+    const rs = this.rsInformer.get(key);
+    if (rs === undefined) {
+      this.expectations.delete(key);
+      return;
+    }
+    const needsSync = this.expectations.satisfied(key);
+    const selector = selectorOf(rs);
+    const nsPods = this.podInformer.list().filter((p) => p.metadata?.namespace === namespace);
+    const active = filterActivePods(nsPods);
+    const filtered = await claimObjects(active, {
+      client: this.ctx.client,
+      res: resources.pods,
+      owner: rs,
+      ownerApiVersion: 'apps/v1',
+      ownerKind: 'ReplicaSet',
+      selector,
+      canAdopt: recheckOwner(this.ctx.client, resources.replicasets, rs),
+    });
+    let manageErr: unknown;
+    if (needsSync && rs.metadata?.deletionTimestamp === undefined) {
+      try {
+        await this.manageReplicas(filtered, rs, key, nsPods);
+      } catch (e) {
+        manageErr = e;
+      }
+    }
+    const now = this.ctx.clock.now();
+    const status = calculateReplicaSetStatus(rs, filtered, manageErr, now);
+    status.observedGeneration = rs.metadata?.generation ?? 0;
+    let updated = rs;
+    if (!statusEqual(rs.status, status)) {
+      try {
+        updated = await this.ctx.client.update<ReplicaSet>(resources.replicasets, { ...rs, status }, { subresource: 'status', namespace });
+      } catch (e) {
+        if (isNotFound(e)) return;
+        throw e;
+      }
+    } else updated = { ...rs, status };
+    const minReady = updated.spec?.minReadySeconds ?? 0;
+    if (
+      manageErr === undefined &&
+      minReady > 0 &&
+      updated.spec?.replicas === updated.status?.readyReplicas &&
+      updated.status?.readyReplicas !== updated.status?.availableReplicas
+    ) {
+      this.queue.addAfter(key, minReady * 1000);
+    }
+    void name;
+    if (manageErr !== undefined) throw asError(manageErr);
+  }
+
+  private relatedPods(rs: ReplicaSet, nsPods: readonly Pod[]): Pod[] {
+    const owner = controllerRef(rs.metadata);
+    const siblings = new Set<string>();
+    if (owner === undefined) siblings.add(rs.metadata?.uid ?? '');
+    else {
+      for (const o of this.rsInformer.list()) {
+        if (o.metadata?.namespace === rs.metadata?.namespace && controllerRef(o.metadata)?.uid === owner.uid) siblings.add(o.metadata?.uid ?? '');
+      }
+    }
+    return nsPods.filter((p) => siblings.has(controllerRef(p.metadata)?.uid ?? ''));
+  }
+
+  /** `manageReplicas`. */
+  private async manageReplicas(filtered: Pod[], rs: ReplicaSet, key: string, nsPods: readonly Pod[]): Promise<void> {
+    const namespace = rs.metadata?.namespace ?? 'default';
+    const want = rs.spec?.replicas ?? 1;
+    let diff = filtered.length - want;
+    if (diff < 0) {
+      diff = Math.min(-diff, burstReplicas);
+      this.expectations.expectCreations(key, diff);
+      const ref = newControllerRef(rs, 'apps/v1', 'ReplicaSet');
+      const { successes, error } = await slowStartBatch(diff, slowStartInitialBatchSize, async () => {
+        const pod = podFromTemplate(rs.spec?.template, namespace, ref);
+        try {
+          const created = await this.ctx.client.create<Pod>(resources.pods, pod, { namespace });
+          this.recorder.event(rs, 'Normal', reasons.SuccessfulCreate, `Created pod: ${created.metadata?.name ?? ''}`);
+        } catch (e) {
+          this.recorder.event(rs, 'Warning', reasons.FailedCreate, `Error creating: ${errorMessage(e)}`);
+          throw e;
+        }
+      });
+      const skipped = diff - successes;
+      if (skipped > 0) this.expectations.lowerCreations(key, skipped);
+      if (error !== undefined) throw asError(error);
+      return;
+    }
+    if (diff > 0) {
+      diff = Math.min(diff, burstReplicas);
+      const victims = podsToDelete(filtered, this.relatedPods(rs, nsPods), diff, this.ctx.clock.now());
+      this.expectations.expectDeletions(
+        key,
+        victims.map((p) => objectKey(p)),
+      );
+      const results = await Promise.allSettled(
+        victims.map(async (p) => {
+          const podName = p.metadata?.name ?? '';
+          try {
+            await this.ctx.client.delete(resources.pods, podName, { namespace });
+            this.recorder.event(rs, 'Normal', reasons.SuccessfulDelete, `Deleted pod: ${podName}`);
+          } catch (e) {
+            if (isNotFound(e)) {
+              this.expectations.deletionObserved(key, objectKey(p));
+              return;
+            }
+            this.expectations.deletionObserved(key, objectKey(p));
+            this.recorder.event(rs, 'Warning', reasons.FailedDelete, `Error deleting: ${errorMessage(e)}`);
+            throw e;
+          }
+        }),
+      );
+      const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed !== undefined) throw asError(failed.reason);
+    }
+  }
+}
+
+export function create(ctx: ControllerContext, opts: ReplicaSetControllerOptions = {}): ReplicaSetController {
+  return new ReplicaSetController(ctx, opts);
+}
