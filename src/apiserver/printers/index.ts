@@ -1,0 +1,18 @@
+export { humanDuration, shortHumanDuration } from './duration.js';
+export { columnDefinitions, columnsFor, defaultColumnDefinitions, type TableColumnDefinition } from './columns.js';
+export {
+  findNodeRoles,
+  formatLabelSelector,
+  hasPrinter,
+  printPod,
+  printTable,
+  serviceExternalIP,
+  servicePortString,
+  translateTimestampSince,
+  type IncludeObjectPolicy,
+  type KubeObject,
+  type PrintOptions,
+  type Table,
+  type TableRow,
+  type TableRowCondition,
+} from './printers.js';
