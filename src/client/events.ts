@@ -1,0 +1,351 @@
+/**
+ * core/v1 Events with client-go's `tools/record` behaviour (`EventCorrelator` in events_cache.go):
+ *
+ * - Dedup (`eventLogger`): an event identical to one recorded before (same source, involved object, type,
+ *   reason and message) PATCHes the existing Event (strategic merge of `count`, `lastTimestamp`, `message`)
+ *   instead of creating one; if that Event is gone (NotFound) it is created again.
+ * - Aggregation (`EventAggregator`): when 10 events about one object share type and reason but differ in
+ *   message within 10 minutes, further ones become one Event "(combined from similar events): <message>".
+ * - Spam filter (`EventSourceObjectSpamFilter`): per source and object a token bucket of 25 events refilled
+ *   with one every 5 minutes; events beyond it are dropped.
+ *
+ * Writes are fire-and-forget through one sequential internal queue (at most 1000 pending, like the
+ * broadcaster's queue); transport failures are retried up to 12 times, 10 s apart; API errors drop the event.
+ */
+import type { Event, ObjectReference } from 'kubernetes-types/core/v1.js';
+import { isAlreadyExists, isApiError, isNotFound } from '../api/errors.js';
+import { resources } from '../api/resources.js';
+import type { Client, KubeObject } from './client.js';
+import { realClock, type Clock } from './clock.js';
+
+export interface EventRecorder {
+  /** Records an event about `obj` (which should carry apiVersion and kind); never throws. */
+  event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  /** Resolves once every event recorded so far has been written or given up on. */
+  flush(): Promise<void>;
+}
+
+export interface EventRecorderOptions {
+  /** `source.component` and `reportingComponent`, e.g. `default-scheduler`, `kubelet`. */
+  component: string;
+  /** `source.host` and `reportingInstance`, e.g. the node name. */
+  host?: string;
+  clock?: Clock;
+  /** Turn client-go's per-object spam filter off (default on). */
+  spamFilter?: boolean;
+  log?: (message: string, err?: unknown) => void;
+}
+
+const maxLruCacheEntries = 4096;
+const defaultAggregateMaxEvents = 10;
+const defaultAggregateIntervalMs = 600_000;
+const defaultSpamBurst = 25;
+const defaultSpamQps = 1 / 300;
+const maxQueuedEvents = 1000;
+const maxTriesPerEvent = 12;
+const retrySleepMs = 10_000;
+
+export function createEventRecorder(client: Client, opts: EventRecorderOptions): EventRecorder {
+  return new Recorder(client, opts);
+}
+
+/** A Map that forgets its least recently used entries beyond `max` (the correlator's LRU caches). */
+class Lru<V> {
+  private readonly map = new Map<string, V>();
+  constructor(private readonly max: number) {}
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v !== undefined) {
+      this.map.delete(key);
+      this.map.set(key, v);
+    }
+    return v;
+  }
+  set(key: string, v: V): void {
+    this.map.delete(key);
+    this.map.set(key, v);
+    if (this.map.size > this.max) {
+      const oldest = this.map.keys().next();
+      if (oldest.done !== true) this.map.delete(oldest.value);
+    }
+  }
+}
+
+interface AggregateRecord {
+  localKeys: Set<string>;
+  lastTimestamp: number;
+}
+interface EventLog {
+  count: number;
+  firstTimestamp: string;
+  name: string;
+  resourceVersion: string;
+}
+interface SpamRecord {
+  tokens: number;
+  last: number;
+}
+
+/** RFC 3339 with second precision, as `metav1.Time` marshals. */
+function formatTime(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+function getEventKey(e: Event): string {
+  const o = e.involvedObject;
+  return [
+    e.source?.component ?? '',
+    e.source?.host ?? '',
+    o.kind ?? '',
+    o.namespace ?? '',
+    o.name ?? '',
+    o.fieldPath ?? '',
+    o.uid ?? '',
+    o.apiVersion ?? '',
+    e.type ?? '',
+    e.reason ?? '',
+    e.message ?? '',
+  ].join('');
+}
+
+function getSpamKey(e: Event): string {
+  const o = e.involvedObject;
+  return [e.source?.component ?? '', e.source?.host ?? '', o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? ''].join('');
+}
+
+function aggregateKeyOf(e: Event): string {
+  const o = e.involvedObject;
+  return [
+    e.source?.component ?? '',
+    e.source?.host ?? '',
+    o.kind ?? '',
+    o.namespace ?? '',
+    o.name ?? '',
+    o.uid ?? '',
+    o.apiVersion ?? '',
+    e.type ?? '',
+    e.reason ?? '',
+    e.reportingComponent ?? '',
+    e.reportingInstance ?? '',
+  ].join('');
+}
+
+class Recorder implements EventRecorder {
+  private readonly clock: Clock;
+  private readonly log: (message: string, err?: unknown) => void;
+  private readonly aggregates = new Lru<AggregateRecord>(maxLruCacheEntries);
+  private readonly logs = new Lru<EventLog>(maxLruCacheEntries);
+  private readonly spam = new Lru<SpamRecord>(maxLruCacheEntries);
+  private lastNanos = 0n;
+  private queued = 0;
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly client: Client,
+    private readonly opts: EventRecorderOptions,
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.log = opts.log ?? ((message, err) => console.error(`events ${opts.component}: ${message}`, err ?? ''));
+  }
+
+  event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    try {
+      if (this.queued >= maxQueuedEvents) {
+        this.log(`Unable to record event: too many queued events, dropped event ${reason}: ${message}`);
+        return;
+      }
+      const event = this.makeEvent(obj, type, reason, message);
+      const now = this.clock.now();
+      this.queued++;
+      this.tail = this.tail.then(async () => {
+        try {
+          await this.recordToSink(event, now);
+        } catch (err) {
+          this.log('Unable to write event', err);
+        } finally {
+          this.queued--;
+        }
+      });
+    } catch (err) {
+      this.log('Could not construct event', err);
+    }
+  }
+
+  flush(): Promise<void> {
+    const tail = this.tail;
+    return tail.then(() => (tail === this.tail ? undefined : this.flush()));
+  }
+
+  private makeEvent(obj: KubeObject, type: string, reason: string, message: string): Event {
+    const m = obj.metadata ?? {};
+    const ref: ObjectReference = {};
+    if (obj.kind !== undefined) ref.kind = obj.kind;
+    if (m.namespace !== undefined && m.namespace !== '') ref.namespace = m.namespace;
+    if (m.name !== undefined) ref.name = m.name;
+    if (m.uid !== undefined) ref.uid = m.uid;
+    if (obj.apiVersion !== undefined) ref.apiVersion = obj.apiVersion;
+    if (m.resourceVersion !== undefined) ref.resourceVersion = m.resourceVersion;
+    const now = this.clock.now();
+    const t = formatTime(now);
+    const event: Event = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: this.eventName(ref.name ?? '', now), namespace: ref.namespace ?? 'default' },
+      involvedObject: ref,
+      reason,
+      message,
+      firstTimestamp: t,
+      lastTimestamp: t,
+      count: 1,
+      type,
+      source: this.opts.host !== undefined ? { component: this.opts.component, host: this.opts.host } : { component: this.opts.component },
+      reportingComponent: this.opts.component,
+    };
+    if (this.opts.host !== undefined) event.reportingInstance = this.opts.host;
+    return event;
+  }
+
+  /** `<name>.<hex unix nanoseconds>`; kept strictly increasing since our clock only has milliseconds. */
+  private eventName(name: string, nowMs: number): string {
+    let nanos = BigInt(Math.floor(nowMs)) * 1_000_000n;
+    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
+    this.lastNanos = nanos;
+    return `${name}.${nanos.toString(16)}`;
+  }
+
+  /** client-go's `recordToSink`: correlate, then write, retrying transport failures. */
+  private async recordToSink(event: Event, now: number): Promise<void> {
+    const result = this.correlate(event, now);
+    if (result === undefined) return;
+    for (let tries = 1; ; tries++) {
+      if (await this.recordEvent(result.event, result.patch)) return;
+      if (tries >= maxTriesPerEvent) {
+        this.log(`Unable to write event '${event.reason ?? ''}' (retry limit exceeded!)`);
+        return;
+      }
+      // The first retry is jittered so that many recorders do not retry in lockstep.
+      await this.sleep(tries === 1 ? retrySleepMs * Math.random() : retrySleepMs);
+    }
+  }
+
+  /** Answers true when done with the event (written or rejected by the server), false to retry. */
+  private async recordEvent(event: Event, patch: Record<string, unknown> | undefined): Promise<boolean> {
+    const namespace = event.metadata.namespace ?? 'default';
+    let written: Event | undefined;
+    let err: unknown;
+    if (patch !== undefined) {
+      try {
+        written = await this.client.patch<Event>(resources.events, event.metadata.name ?? '', 'strategic', patch, { namespace });
+      } catch (e) {
+        err = e;
+      }
+    }
+    if (patch === undefined || isNotFound(err)) {
+      err = undefined;
+      const { resourceVersion: _rv, ...metadata } = event.metadata;
+      try {
+        written = await this.client.create<Event>(resources.events, { ...event, metadata }, { namespace });
+      } catch (e) {
+        err = e;
+      }
+    }
+    if (err === undefined) {
+      if (written !== undefined) this.updateState(written);
+      return true;
+    }
+    if (isApiError(err)) {
+      if (!isAlreadyExists(err)) this.log(`Server rejected event '${event.reason ?? ''}' (will not retry!)`, err);
+      return true;
+    }
+    this.log(`Unable to write event '${event.reason ?? ''}' (may retry after sleeping)`, err);
+    return false;
+  }
+
+  /** `EventCorrelator.EventCorrelate`: aggregate, observe, then filter. Undefined means skip. */
+  private correlate(newEvent: Event, now: number): { event: Event; patch: Record<string, unknown> | undefined } | undefined {
+    const { event: aggregated, key } = this.aggregate(newEvent, now);
+    const observed = this.observe(aggregated, key);
+    if (this.opts.spamFilter !== false && this.filtered(observed.event, now)) return undefined;
+    return observed;
+  }
+
+  private aggregate(newEvent: Event, now: number): { event: Event; key: string } {
+    const eventKey = getEventKey(newEvent);
+    const aggregateKey = aggregateKeyOf(newEvent);
+    let record = this.aggregates.get(aggregateKey);
+    if (record === undefined || now - record.lastTimestamp > defaultAggregateIntervalMs) {
+      record = { localKeys: new Set(), lastTimestamp: 0 };
+    }
+    record.localKeys.add(newEvent.message ?? '');
+    record.lastTimestamp = now;
+    this.aggregates.set(aggregateKey, record);
+    if (record.localKeys.size < defaultAggregateMaxEvents) return { event: newEvent, key: eventKey };
+    const first = record.localKeys.values().next();
+    if (first.done !== true) record.localKeys.delete(first.value);
+    const t = formatTime(now);
+    const combined: Event = {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: {
+        name: this.eventName(newEvent.involvedObject.name ?? '', now),
+        namespace: newEvent.metadata.namespace ?? 'default',
+      },
+      count: 1,
+      firstTimestamp: t,
+      involvedObject: newEvent.involvedObject,
+      lastTimestamp: t,
+      message: `(combined from similar events): ${newEvent.message ?? ''}`,
+      reason: newEvent.reason ?? '',
+      type: newEvent.type ?? '',
+    };
+    if (newEvent.source !== undefined) combined.source = newEvent.source;
+    return { event: combined, key: aggregateKey };
+  }
+
+  private observe(newEvent: Event, key: string): { event: Event; patch: Record<string, unknown> | undefined } {
+    let event: Event = { ...newEvent, metadata: { ...newEvent.metadata } };
+    const last = this.logs.get(key);
+    let patch: Record<string, unknown> | undefined;
+    if (last !== undefined && last.count > 0) {
+      const metadata = { ...event.metadata, name: last.name };
+      event = { ...event, metadata: last.resourceVersion !== '' ? { ...metadata, resourceVersion: last.resourceVersion } : metadata };
+      event.firstTimestamp = last.firstTimestamp;
+      event.count = last.count + 1;
+      patch = { count: event.count, lastTimestamp: event.lastTimestamp };
+      if ((event.message ?? '') !== '') patch['message'] = event.message;
+    }
+    this.logs.set(key, {
+      count: event.count ?? 1,
+      firstTimestamp: event.firstTimestamp ?? '',
+      name: event.metadata.name ?? '',
+      resourceVersion: event.metadata.resourceVersion ?? '',
+    });
+    return { event, patch };
+  }
+
+  private updateState(event: Event): void {
+    this.logs.set(getEventKey(event), {
+      count: event.count ?? 1,
+      firstTimestamp: event.firstTimestamp ?? '',
+      name: event.metadata.name ?? '',
+      resourceVersion: event.metadata.resourceVersion ?? '',
+    });
+  }
+
+  private filtered(event: Event, now: number): boolean {
+    const key = getSpamKey(event);
+    const record = this.spam.get(key) ?? { tokens: defaultSpamBurst, last: now };
+    record.tokens = Math.min(defaultSpamBurst, record.tokens + (Math.max(0, now - record.last) / 1000) * defaultSpamQps);
+    record.last = now;
+    const accepted = record.tokens >= 1;
+    if (accepted) record.tokens -= 1;
+    this.spam.set(key, record);
+    return !accepted;
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      this.clock.setTimeout(resolve, ms);
+    });
+  }
+}

@@ -1,0 +1,35 @@
+// The client side of kubemix: the Client seam and its HTTP implementation, informers, work queues, events.
+export {
+  patchContentTypes,
+  type Client,
+  type DeleteOptions,
+  type KubeList,
+  type KubeObject,
+  type ListOptions,
+  type PatchType,
+  type WatchEvent,
+  type WatchEventType,
+  type WatchOptions,
+  type WatchStream,
+  type WriteOptions,
+} from './client.js';
+export { FakeClock, realClock, type Clock, type TimerHandle } from './clock.js';
+export { WorkQueue, type WorkQueueOptions } from './workqueue.js';
+export {
+  createInformer,
+  isNewerResourceVersion,
+  namespaceIndexFunc,
+  objectKey,
+  type Informer,
+  type InformerHandlers,
+  type InformerOptions,
+} from './informer.js';
+export { createEventRecorder, type EventRecorder, type EventRecorderOptions } from './events.js';
+export { genericServerResponse, HttpClient, type HttpClientOptions } from './http-client.js';
+export {
+  httpClientFromKubeconfig,
+  loadKubeconfig,
+  writeKubeconfig,
+  type LoadedKubeconfig,
+  type WriteKubeconfigOptions,
+} from './kubeconfig.js';

@@ -1,0 +1,428 @@
+/**
+ * Informers: a local cache of one resource kept current by list + watch, with event handlers and indexes
+ * (client-go's `SharedIndexInformer` with its `Reflector`).
+ *
+ * The reflector lists in pages (`limit`/`continue`), then watches from the list's resourceVersion with
+ * bookmarks. When a watch ends it re-watches from the last resourceVersion it saw; when the server answers
+ * 410 Gone/Expired (a watch ERROR event or an `ApiError`) it lists again and turns the difference against the
+ * cache into adds, updates and deletes. Other failures back off exponentially (800 ms doubling to 30 s,
+ * client-go's reflector backoff, without jitter) on the injected clock.
+ *
+ * Handlers run synchronously, in registration order, in the order the changes happened; the cache already
+ * holds the new state when they run. A handler that throws is logged and does not disturb the informer.
+ */
+import { apiErrorFromStatus, isGone, type Status } from '../api/errors.js';
+import { apiVersionOf, type ResourceType } from '../api/resources.js';
+import type { Client, KubeObject, WatchStream } from './client.js';
+import { realClock, type Clock, type TimerHandle } from './clock.js';
+
+export interface InformerHandlers<T> {
+  onAdd?(obj: T): void;
+  onUpdate?(oldObj: T, newObj: T): void;
+  /** Called with the last known state of the object. */
+  onDelete?(obj: T): void;
+}
+
+export interface InformerOptions<T> {
+  namespace?: string;
+  labelSelector?: string;
+  /** e.g. `spec.nodeName=n1` (the API server indexes pods by spec.nodeName). */
+  fieldSelector?: string;
+  /** Named index functions; an object may have several values per index. */
+  indexers?: Record<string, (obj: T) => string[]>;
+  /** Page size for lists (default 500). */
+  pageSize?: number;
+  clock?: Clock;
+  /** Where handler exceptions and watch/list failures go (default `console.error`). */
+  log?: (message: string, err?: unknown) => void;
+}
+
+export interface Informer<T extends KubeObject> {
+  /** May be called before or after `start()`; a late handler first gets `onAdd` for every cached object. */
+  addHandlers(h: InformerHandlers<T>): void;
+  /** Lists, then watches. Calling it again is a no-op. */
+  start(): void;
+  /** Idempotent; closes the watch and cancels pending retries. `waitForSync()` callers still waiting are rejected. */
+  stop(): void;
+  /** True once the first complete list is in the cache and handlers have been told about it. */
+  hasSynced(): boolean;
+  waitForSync(signal?: AbortSignal): Promise<void>;
+  list(): T[];
+  /** `key` is `objectKey(obj)`. */
+  get(key: string): T | undefined;
+  byIndex(indexName: string, value: string): T[];
+  /** The resourceVersion of the last list, watch event or bookmark seen. */
+  lastSyncResourceVersion(): string;
+}
+
+/** "namespace/name", or "name" for cluster-scoped objects (client-go's `MetaNamespaceKeyFunc`). */
+export function objectKey(obj: KubeObject): string {
+  const ns = obj.metadata?.namespace ?? '';
+  const name = obj.metadata?.name ?? '';
+  return ns === '' ? name : `${ns}/${name}`;
+}
+
+/** The conventional `namespace` index (client-go's `MetaNamespaceIndexFunc`). */
+export function namespaceIndexFunc(obj: KubeObject): string[] {
+  return [obj.metadata?.namespace ?? ''];
+}
+
+/**
+ * True when resourceVersion `a` is newer than `b`. Integer resourceVersions (what etcd and kubemix hand out)
+ * compare numerically; opaque ones only by inequality.
+ */
+export function isNewerResourceVersion(a: string | undefined, b: string | undefined): boolean {
+  if (a === undefined || a === '' || b === undefined || b === '') return true;
+  if (/^\d+$/.test(a) && /^\d+$/.test(b)) return BigInt(a) > BigInt(b);
+  return a !== b;
+}
+
+export function createInformer<T extends KubeObject>(
+  client: Client,
+  res: ResourceType,
+  opts: InformerOptions<T> = {},
+): Informer<T> {
+  return new IndexInformer<T>(client, res, opts);
+}
+
+function abortError(signal: AbortSignal): Error {
+  return signal.reason instanceof Error ? signal.reason : new Error('waitForSync aborted', { cause: signal.reason });
+}
+
+const initialBackoffMs = 800;
+const maxBackoffMs = 30_000;
+/** A watch that ends sooner than this without an event counts as a failure (client-go's "very short watch"). */
+const shortWatchMs = 1_000;
+
+type WatchOutcome = 'ended' | 'gone' | 'short';
+
+class IndexInformer<T extends KubeObject> implements Informer<T> {
+  private readonly clock: Clock;
+  private readonly log: (message: string, err?: unknown) => void;
+  private readonly pageSize: number;
+  private readonly cache = new Map<string, T>();
+  private readonly indices = new Map<string, Map<string, Set<string>>>();
+  private readonly handlers: InformerHandlers<T>[] = [];
+  private readonly syncWaiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
+  private started = false;
+  private stopped = false;
+  private synced = false;
+  private lastRV = '';
+  private backoffMs = initialBackoffMs;
+  private watchDelivered = false;
+  private watchStream: WatchStream<T> | undefined;
+  private sleepTimer: TimerHandle | undefined;
+  private wakeSleeper: (() => void) | undefined;
+
+  constructor(
+    private readonly client: Client,
+    private readonly res: ResourceType,
+    private readonly opts: InformerOptions<T>,
+  ) {
+    this.clock = opts.clock ?? realClock;
+    this.log = opts.log ?? ((message, err) => console.error(`informer ${res.resource}: ${message}`, err ?? ''));
+    this.pageSize = opts.pageSize ?? 500;
+    for (const name of Object.keys(opts.indexers ?? {})) this.indices.set(name, new Map());
+  }
+
+  addHandlers(h: InformerHandlers<T>): void {
+    this.handlers.push(h);
+    if (h.onAdd === undefined) return;
+    for (const obj of [...this.cache.values()]) this.call(() => h.onAdd?.(obj));
+  }
+
+  start(): void {
+    if (this.started || this.stopped) return;
+    this.started = true;
+    void this.run();
+  }
+
+  stop(): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.watchStream?.close();
+    this.watchStream = undefined;
+    this.sleepTimer?.cancel();
+    this.wakeSleeper?.();
+    if (!this.synced) {
+      const err = new Error(`informer for ${this.res.resource} stopped before it synced`);
+      for (const w of this.syncWaiters) w.reject(err);
+    }
+    this.syncWaiters.clear();
+  }
+
+  hasSynced(): boolean {
+    return this.synced;
+  }
+
+  waitForSync(signal?: AbortSignal): Promise<void> {
+    if (this.synced) return Promise.resolve();
+    if (this.stopped) return Promise.reject(new Error(`informer for ${this.res.resource} stopped before it synced`));
+    if (signal?.aborted === true) return Promise.reject(abortError(signal));
+    return new Promise((resolve, reject) => {
+      const waiter = {
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        reject: (e: Error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(e);
+        },
+      };
+      const onAbort = (): void => {
+        this.syncWaiters.delete(waiter);
+        if (signal !== undefined) reject(abortError(signal));
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.syncWaiters.add(waiter);
+    });
+  }
+
+  list(): T[] {
+    return [...this.cache.values()];
+  }
+
+  get(key: string): T | undefined {
+    return this.cache.get(key);
+  }
+
+  byIndex(indexName: string, value: string): T[] {
+    const index = this.indices.get(indexName);
+    if (index === undefined) throw new Error(`Index with name ${indexName} does not exist`);
+    const out: T[] = [];
+    for (const key of index.get(value) ?? []) {
+      const obj = this.cache.get(key);
+      if (obj !== undefined) out.push(obj);
+    }
+    return out;
+  }
+
+  lastSyncResourceVersion(): string {
+    return this.lastRV;
+  }
+
+  // The reflector loop: list, then watch until stopped.
+  private async run(): Promise<void> {
+    let needList = true;
+    let goneWithoutProgress = 0;
+    while (!this.stopped) {
+      try {
+        if (needList) {
+          await this.relist();
+          if (this.stopped) return;
+          needList = false;
+          this.backoffMs = initialBackoffMs;
+        }
+        const outcome = await this.watchOnce();
+        if (this.stopped) return;
+        if (this.watchDelivered) goneWithoutProgress = 0;
+        if (outcome === 'gone') {
+          needList = true;
+          // A fresh list answered by an immediate 410 again should not spin.
+          if (goneWithoutProgress++ > 0) await this.backoff();
+        } else if (outcome === 'short') {
+          await this.backoff();
+        }
+      } catch (err) {
+        if (this.stopped) return;
+        if (this.watchDelivered) goneWithoutProgress = 0;
+        if (isGone(err)) {
+          needList = true;
+          if (goneWithoutProgress++ > 0) await this.backoff();
+          continue;
+        }
+        this.log(needList ? 'list failed' : 'watch failed', err);
+        await this.backoff();
+      }
+    }
+  }
+
+  private async relist(): Promise<void> {
+    const items: T[] = [];
+    let cont: string | undefined;
+    let rv = '';
+    do {
+      const page = await this.client.list<T>(this.res, {
+        ...this.selectors(),
+        limit: this.pageSize,
+        ...(cont !== undefined ? { continue: cont } : {}),
+      });
+      if (this.stopped) return;
+      for (const item of page.items) items.push(this.withTypeMeta(item));
+      rv = page.metadata.resourceVersion ?? '';
+      cont = page.metadata.continue !== undefined && page.metadata.continue !== '' ? page.metadata.continue : undefined;
+    } while (cont !== undefined);
+    this.replace(items, rv);
+  }
+
+  /** Applies a complete list: adds and updates for what it holds, deletes for what vanished. */
+  private replace(items: T[], rv: string): void {
+    const seen = new Set<string>();
+    for (const obj of items) {
+      const key = objectKey(obj);
+      seen.add(key);
+      const old = this.cache.get(key);
+      if (old === undefined) {
+        this.store(key, obj);
+        this.notify((h) => h.onAdd?.(obj));
+      } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
+        this.store(key, obj);
+        this.notify((h) => h.onUpdate?.(old, obj));
+      }
+    }
+    for (const [key, old] of [...this.cache]) {
+      if (seen.has(key)) continue;
+      this.remove(key);
+      this.notify((h) => h.onDelete?.(old));
+    }
+    this.lastRV = rv;
+    if (!this.synced) {
+      this.synced = true;
+      for (const w of this.syncWaiters) w.resolve();
+      this.syncWaiters.clear();
+    }
+  }
+
+  private async watchOnce(): Promise<WatchOutcome> {
+    const startedAt = this.clock.now();
+    let events = 0;
+    this.watchDelivered = false;
+    const stream = this.client.watch<T>(this.res, {
+      ...this.selectors(),
+      resourceVersion: this.lastRV,
+      allowWatchBookmarks: true,
+      // client-go picks a random timeout between 5 and 10 minutes so watches of many clients spread out.
+      timeoutSeconds: Math.floor(300 * (1 + Math.random())),
+    });
+    this.watchStream = stream;
+    try {
+      for await (const ev of stream) {
+        if (this.stopped) return 'ended';
+        if (ev.type === 'ERROR') {
+          const status = ev.object as unknown as Partial<Status>;
+          const err = apiErrorFromStatus(status, status.code ?? 500);
+          if (err.code === 410 || isGone(err)) return 'gone';
+          throw err;
+        }
+        events++;
+        this.watchDelivered = true;
+        this.backoffMs = initialBackoffMs;
+        this.handleEvent(ev.type, ev.object);
+      }
+    } finally {
+      stream.close();
+      if (this.watchStream === stream) this.watchStream = undefined;
+    }
+    if (events === 0 && this.clock.now() - startedAt < shortWatchMs) return 'short';
+    return 'ended';
+  }
+
+  private handleEvent(type: 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK', raw: T): void {
+    const rv = raw.metadata?.resourceVersion;
+    if (type === 'BOOKMARK') {
+      if (rv !== undefined && rv !== '') this.lastRV = rv;
+      return;
+    }
+    const obj = this.withTypeMeta(raw);
+    const key = objectKey(obj);
+    const old = this.cache.get(key);
+    if (rv !== undefined && rv !== '' && isNewerResourceVersion(rv, this.lastRV)) this.lastRV = rv;
+    if (old !== undefined && !isNewerResourceVersion(rv, old.metadata?.resourceVersion)) return;
+    if (type === 'DELETED') {
+      if (old === undefined) return;
+      this.remove(key);
+      this.notify((h) => h.onDelete?.(obj));
+      return;
+    }
+    this.store(key, obj);
+    if (old === undefined) this.notify((h) => h.onAdd?.(obj));
+    else this.notify((h) => h.onUpdate?.(old, obj));
+  }
+
+  private selectors(): { namespace?: string; labelSelector?: string; fieldSelector?: string } {
+    const s: { namespace?: string; labelSelector?: string; fieldSelector?: string } = {};
+    if (this.opts.namespace !== undefined) s.namespace = this.opts.namespace;
+    if (this.opts.labelSelector !== undefined) s.labelSelector = this.opts.labelSelector;
+    if (this.opts.fieldSelector !== undefined) s.fieldSelector = this.opts.fieldSelector;
+    return s;
+  }
+
+  /** List items come without apiVersion/kind; fill them in so handlers can build references. */
+  private withTypeMeta(obj: T): T {
+    if (obj.apiVersion !== undefined && obj.kind !== undefined) return obj;
+    return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(this.res), kind: obj.kind ?? this.res.kind };
+  }
+
+  private store(key: string, obj: T): void {
+    const old = this.cache.get(key);
+    if (old !== undefined) this.unindex(key, old);
+    this.cache.set(key, obj);
+    for (const [name, fn] of Object.entries(this.opts.indexers ?? {})) {
+      const index = this.indices.get(name);
+      if (index === undefined) continue;
+      for (const value of this.indexValues(fn, obj)) {
+        let keys = index.get(value);
+        if (keys === undefined) index.set(value, (keys = new Set()));
+        keys.add(key);
+      }
+    }
+  }
+
+  private remove(key: string): void {
+    const old = this.cache.get(key);
+    if (old === undefined) return;
+    this.unindex(key, old);
+    this.cache.delete(key);
+  }
+
+  private unindex(key: string, obj: T): void {
+    for (const [name, fn] of Object.entries(this.opts.indexers ?? {})) {
+      const index = this.indices.get(name);
+      if (index === undefined) continue;
+      for (const value of this.indexValues(fn, obj)) {
+        const keys = index.get(value);
+        keys?.delete(key);
+        if (keys?.size === 0) index.delete(value);
+      }
+    }
+  }
+
+  private indexValues(fn: (obj: T) => string[], obj: T): string[] {
+    try {
+      return fn(obj);
+    } catch (err) {
+      this.log('index function failed', err);
+      return [];
+    }
+  }
+
+  private notify(fn: (h: InformerHandlers<T>) => void): void {
+    for (const h of [...this.handlers]) this.call(() => fn(h));
+  }
+
+  private call(fn: () => void): void {
+    try {
+      fn();
+    } catch (err) {
+      this.log('event handler failed', err);
+    }
+  }
+
+  private backoff(): Promise<void> {
+    const ms = this.backoffMs;
+    this.backoffMs = Math.min(this.backoffMs * 2, maxBackoffMs);
+    return new Promise((resolve) => {
+      if (this.stopped) {
+        resolve();
+        return;
+      }
+      this.wakeSleeper = resolve;
+      this.sleepTimer = this.clock.setTimeout(() => {
+        this.sleepTimer = undefined;
+        this.wakeSleeper = undefined;
+        resolve();
+      }, ms);
+    });
+  }
+}
