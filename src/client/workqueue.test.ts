@@ -19,8 +19,8 @@ function delayOf(q: WorkQueue, clock: FakeClock, key: string): number {
   return clock.now() - start;
 }
 
-describe('queue', () => {
-  test('TestLen: adding a key that is already waiting does not grow the queue', () => {
+void describe('queue', () => {
+  void test('TestLen: adding a key that is already waiting does not grow the queue', () => {
     const q = new WorkQueue();
     q.add('foo');
     assert.equal(q.len(), 1);
@@ -30,7 +30,7 @@ describe('queue', () => {
     assert.equal(q.len(), 2);
   });
 
-  test('TestReinsert: a key added while it is processed comes back once after done', async () => {
+  void test('TestReinsert: a key added while it is processed comes back once after done', async () => {
     const q = new WorkQueue();
     q.add('foo');
     const i = await q.get(); // Start processing
@@ -43,7 +43,7 @@ describe('queue', () => {
     assert.equal(q.len(), 0);
   });
 
-  test('TestAddWhileProcessing: several adds during processing collapse into one requeue', async () => {
+  void test('TestAddWhileProcessing: several adds during processing collapse into one requeue', async () => {
     const q = new WorkQueue();
     q.add('a');
     assert.equal(await q.get(), 'a');
@@ -57,7 +57,7 @@ describe('queue', () => {
     assert.equal(q.len(), 0);
   });
 
-  test('keys come out in the order they were added', async () => {
+  void test('keys come out in the order they were added', async () => {
     const q = new WorkQueue();
     for (const k of ['c', 'a', 'b', 'a']) q.add(k);
     const out: (string | undefined)[] = [];
@@ -65,7 +65,7 @@ describe('queue', () => {
     assert.deepEqual(out, ['c', 'a', 'b']);
   });
 
-  test('a waiting get is woken by add, and each key goes to one worker', async () => {
+  void test('a waiting get is woken by add, and each key goes to one worker', async () => {
     const q = new WorkQueue();
     const g1 = q.get();
     const g2 = q.get();
@@ -74,7 +74,7 @@ describe('queue', () => {
     assert.deepEqual(await Promise.all([g1, g2]), ['x', 'y']);
   });
 
-  test('shutDown drains queued keys, then get answers undefined; later adds are ignored', async () => {
+  void test('shutDown drains queued keys, then get answers undefined; later adds are ignored', async () => {
     const q = new WorkQueue();
     q.add('foo');
     q.shutDown();
@@ -85,7 +85,7 @@ describe('queue', () => {
     assert.equal(q.len(), 0);
   });
 
-  test('shutDown releases a blocked get with undefined', async () => {
+  void test('shutDown releases a blocked get with undefined', async () => {
     const q = new WorkQueue();
     const pending = q.get();
     q.shutDown();
@@ -93,8 +93,8 @@ describe('queue', () => {
   });
 });
 
-describe('delaying queue', () => {
-  test('TestSimpleQueue: addAfter makes the key ready only after the delay', async () => {
+void describe('delaying queue', () => {
+  void test('TestSimpleQueue: addAfter makes the key ready only after the delay', async () => {
     const clock = new FakeClock(1_000);
     const q = new WorkQueue({ clock });
     q.addAfter('foo', 50);
@@ -107,7 +107,7 @@ describe('delaying queue', () => {
     assert.equal(q.len(), 0);
   });
 
-  test('TestDeduping: two delayed adds of one key keep the earliest', async () => {
+  void test('TestDeduping: two delayed adds of one key keep the earliest', async () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     q.addAfter('foo', 50);
@@ -129,7 +129,7 @@ describe('delaying queue', () => {
     assert.equal(q.len(), 0);
   });
 
-  test('TestAddTwoFireEarly', async () => {
+  void test('TestAddTwoFireEarly', async () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     q.addAfter('foo', 1_000);
@@ -147,7 +147,7 @@ describe('delaying queue', () => {
     assert.equal(await q.get(), 'baz');
   });
 
-  test('TestCopyShifting: keys become ready in the order of their ready times', async () => {
+  void test('TestCopyShifting: keys become ready in the order of their ready times', async () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     q.addAfter('foo', 1_000);
@@ -159,13 +159,13 @@ describe('delaying queue', () => {
     assert.deepEqual([await q.get(), await q.get(), await q.get()], ['baz', 'bar', 'foo']);
   });
 
-  test('addAfter with a zero delay adds at once', () => {
+  void test('addAfter with a zero delay adds at once', () => {
     const q = new WorkQueue({ clock: new FakeClock() });
     q.addAfter('foo', 0);
     assert.equal(q.len(), 1);
   });
 
-  test('shutDown cancels delayed adds', () => {
+  void test('shutDown cancels delayed adds', () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     q.addAfter('foo', 50);
@@ -176,8 +176,8 @@ describe('delaying queue', () => {
   });
 });
 
-describe('rate limiting', () => {
-  test('TestItemExponentialFailureRateLimiter', () => {
+void describe('rate limiting', () => {
+  void test('TestItemExponentialFailureRateLimiter', () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ baseDelayMs: 1, maxDelayMs: 1_000, clock });
     assert.deepEqual(
@@ -192,7 +192,7 @@ describe('rate limiting', () => {
     assert.equal(delayOf(q, clock, 'one'), 1);
   });
 
-  test('TestItemExponentialFailureRateLimiterOverFlow: the backoff stops at the maximum', () => {
+  void test('TestItemExponentialFailureRateLimiterOverFlow: the backoff stops at the maximum', () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ baseDelayMs: 1, maxDelayMs: 1_000_000, clock });
     for (let i = 0; i < 5; i++) delayOf(q, clock, 'one');
@@ -211,13 +211,13 @@ describe('rate limiting', () => {
     assert.equal(q.len(), 2);
   });
 
-  test('the default limiter starts at 5 ms and doubles', () => {
+  void test('the default limiter starts at 5 ms and doubles', () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ clock });
     assert.deepEqual([0, 1, 2, 3].map(() => delayOf(q, clock, 'k')), [5, 10, 20, 40]);
   });
 
-  test('TestRateLimitingQueue: repeated addRateLimited of a waiting key keeps the earliest ready time', () => {
+  void test('TestRateLimitingQueue: repeated addRateLimited of a waiting key keeps the earliest ready time', () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ baseDelayMs: 1, maxDelayMs: 1_000, clock });
     q.addRateLimited('one'); // ready at +1 ms
@@ -232,7 +232,7 @@ describe('rate limiting', () => {
     assert.equal(q.numRequeues('one'), 0);
   });
 
-  test('BucketRateLimiter: a burst passes, then adds are spaced by 1/qps', () => {
+  void test('BucketRateLimiter: a burst passes, then adds are spaced by 1/qps', () => {
     const clock = new FakeClock();
     const q = new WorkQueue({ baseDelayMs: 0, clock, bucket: { qps: 10, burst: 2 } });
     q.addRateLimited('a');
