@@ -1,0 +1,678 @@
+/**
+ * The generic registry (kube-apiserver's `genericregistry.Store`): create, get, list, watch, update
+ * (with optimistic concurrency and retry for unconditional writes), delete (graceful pods, finalizers,
+ * propagation policies) over the storage `Backend`, reading through the watch cache.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Backend } from '../../storage/backend.js';
+import { Conflict, KeyExists, KeyNotFound, Compacted } from '../../storage/backend.js';
+import { ApiError, apiErrors, type GroupResource, type Status } from '../../api/errors.js';
+import { fieldErrors } from '../../api/field-errors.js';
+import type { Selector } from '../../api/labels.js';
+import type { FieldSelector } from '../../api/fields.js';
+import { apiVersionOf } from '../../api/resources.js';
+import type { ResourceDef } from '../discovery/resource-defs.js';
+import {
+  type CacheDispatcher,
+  type CachedObject,
+  type ResourceCache,
+  type StoredObject,
+  type WatchFilter,
+  type CacheWatcherSink,
+  TooOldResourceVersion,
+  decodeObject,
+} from '../storage/watch-cache.js';
+import type { AdmissionRequest, ManagedFieldsUpdater, ObjectPolicy, StorageHooks, UserInfo } from './policy.js';
+import {
+  hasStatusSubresource,
+  podGracePeriod,
+  prepareForCreate,
+  prepareForUpdate,
+  randomSuffix,
+  selectableFields,
+  specPart,
+  tracksGeneration,
+} from './strategy.js';
+
+/** etcd's request size limit (kube-apiserver refuses larger objects). */
+export const maxObjectBytes = 1.5 * 1024 * 1024;
+
+export interface RequestContext {
+  user: UserInfo;
+  dryRun: boolean;
+  fieldManager: string;
+}
+
+export interface ListQuery {
+  namespace?: string;
+  labelSelector: Selector;
+  fieldSelector: FieldSelector;
+  limit?: number;
+  continue?: string;
+  resourceVersion?: string;
+  resourceVersionMatch?: string;
+}
+
+export interface ListResult {
+  items: CachedObject[];
+  resourceVersion: string;
+  continue?: string;
+  remainingItemCount?: number;
+}
+
+export interface DeleteRequest {
+  gracePeriodSeconds?: number;
+  propagationPolicy?: 'Orphan' | 'Background' | 'Foreground';
+  orphanDependents?: boolean;
+  preconditions?: { uid?: string; resourceVersion?: string };
+}
+
+export type DeleteResult = { kind: 'object'; object: StoredObject; code: number } | { kind: 'status'; status: Status };
+
+export interface StoreOptions {
+  backend: Backend;
+  dispatcher: CacheDispatcher;
+  policy: ObjectPolicy;
+  managedFields?: ManagedFieldsUpdater;
+  hooks?: (def: ResourceDef) => StorageHooks | undefined;
+  now?: () => Date;
+}
+
+const maxUpdateRetries = 8;
+
+export function groupResource(def: ResourceDef): GroupResource {
+  return { group: def.group, resource: def.resource };
+}
+
+export function objectKey(def: ResourceDef, namespace: string, name: string): string {
+  return def.namespaced ? `${def.keyPrefix}${namespace}/${name}` : `${def.keyPrefix}${name}`;
+}
+
+function encode(obj: StoredObject): Uint8Array {
+  const md = obj.metadata;
+  const rv = md?.resourceVersion;
+  if (md !== undefined) delete md.resourceVersion;
+  const s = JSON.stringify(obj);
+  if (md !== undefined && rv !== undefined) md.resourceVersion = rv;
+  return Buffer.from(s, 'utf8');
+}
+
+function rfc3339(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+function clone<T>(v: T): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+interface ContinueToken {
+  v: 'meta.k8s.io/v1';
+  rv: number;
+  start: string;
+}
+
+function encodeContinue(rv: number, lastKey: string, prefix: string): string {
+  const t: ContinueToken = { v: 'meta.k8s.io/v1', rv, start: `${lastKey.slice(prefix.length)}\u0000` };
+  return Buffer.from(JSON.stringify(t)).toString('base64');
+}
+
+function decodeContinue(token: string): ContinueToken {
+  try {
+    const t = JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as ContinueToken;
+    if (t.v !== 'meta.k8s.io/v1' || typeof t.rv !== 'number' || typeof t.start !== 'string') throw new Error('bad');
+    return t;
+  } catch {
+    throw apiErrors.badRequest('continue key is not valid: incorrect encoded start resourceVersion (version meta.k8s.io/v1)');
+  }
+}
+
+export class Store {
+  private readonly caches = new Map<string, Promise<ResourceCache>>();
+  private readonly now: () => Date;
+
+  constructor(private readonly opts: StoreOptions) {
+    this.now = opts.now ?? (() => new Date());
+  }
+
+  /** The watch cache of a resource (loaded on first use). */
+  cache(def: ResourceDef): Promise<ResourceCache> {
+    let c = this.caches.get(def.keyPrefix);
+    if (c === undefined) {
+      c = this.opts.dispatcher.cacheFor(def.keyPrefix, { indexNodeName: def.group === '' && def.resource === 'pods' });
+      this.caches.set(def.keyPrefix, c);
+    }
+    return c;
+  }
+
+  /** Forgets a resource's cache (a CRD went away). */
+  dropCache(def: ResourceDef): void {
+    this.caches.delete(def.keyPrefix);
+  }
+
+  private hooks(def: ResourceDef): StorageHooks | undefined {
+    return this.opts.hooks?.(def);
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  /** A quorum read from storage (resourceVersion unset), or the cache (resourceVersion "0" or set). */
+  async get(def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<StoredObject> {
+    const key = objectKey(def, namespace, name);
+    if (resourceVersion !== undefined && resourceVersion !== '') {
+      const cache = await this.cache(def);
+      const c = cache.get(key);
+      if (c === undefined) throw apiErrors.notFound(groupResource(def), name);
+      return c.obj;
+    }
+    const kv = await this.opts.backend.get(key);
+    if (kv === undefined) throw apiErrors.notFound(groupResource(def), name);
+    return decodeObject(kv);
+  }
+
+  /** Lists from the watch cache (waiting until it is fresh unless resourceVersion is "0"). */
+  async list(def: ResourceDef, q: ListQuery): Promise<ListResult> {
+    const cache = await this.cache(def);
+    const filter = this.filter(def, q);
+    if (q.continue !== undefined && q.continue !== '') return this.listContinue(def, q, filter);
+    const rv = q.resourceVersion ?? '';
+    if (rv !== '' && q.resourceVersionMatch === 'Exact') return this.listAtRevision(def, q, filter, Number(rv), undefined);
+    if (rv === '') await this.opts.dispatcher.sync();
+    else if (rv !== '0') await this.waitForRv(Number(rv));
+    const revision = this.opts.dispatcher.currentRevision();
+    const all = cache.list(filter);
+    const limit = q.limit ?? 0;
+    if (limit > 0 && all.length > limit && rv !== '0') {
+      const items = all.slice(0, limit);
+      const last = items[items.length - 1];
+      return {
+        items,
+        resourceVersion: String(revision),
+        continue: encodeContinue(revision, last?.key ?? '', def.keyPrefix),
+        remainingItemCount: all.length - limit,
+      };
+    }
+    return { items: all, resourceVersion: String(revision) };
+  }
+
+  private async waitForRv(rv: number): Promise<void> {
+    if (!Number.isFinite(rv)) throw apiErrors.badRequest(`invalid resource version: ${String(rv)}`);
+    try {
+      await this.opts.dispatcher.waitForRevision(rv);
+    } catch {
+      throw new ApiError(504, 'Timeout', `Too large resource version: ${rv}, current: ${this.opts.dispatcher.currentRevision()}`, {
+        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
+        retryAfterSeconds: 1,
+      });
+    }
+  }
+
+  private async listContinue(def: ResourceDef, q: ListQuery, filter: WatchFilter): Promise<ListResult> {
+    const token = decodeContinue(q.continue ?? '');
+    return this.listAtRevision(def, q, filter, token.rv, def.keyPrefix + token.start.replace(/\u0000$/, ''));
+  }
+
+  /** A list read from storage at an exact revision (continuations and resourceVersionMatch=Exact). */
+  private async listAtRevision(def: ResourceDef, q: ListQuery, filter: WatchFilter, revision: number, after: string | undefined): Promise<ListResult> {
+    const prefix = q.namespace !== undefined && def.namespaced ? `${def.keyPrefix}${q.namespace}/` : def.keyPrefix;
+    const limit = q.limit ?? 0;
+    const items: CachedObject[] = [];
+    let continueFrom = after;
+    let more = false;
+    try {
+      for (;;) {
+        const page = await this.opts.backend.list(prefix, {
+          revision,
+          limit: limit > 0 ? Math.max(limit, 100) : 0,
+          ...(continueFrom !== undefined ? { continueFrom } : {}),
+        });
+        for (const kv of page.items) {
+          continueFrom = kv.key;
+          const obj = decodeObject(kv);
+          if (!filter.matches(obj)) continue;
+          items.push({ key: kv.key, obj, rv: kv.modRevision });
+          if (limit > 0 && items.length === limit) break;
+        }
+        if (limit > 0 && items.length === limit) {
+          more = page.more || page.items[page.items.length - 1]?.key !== continueFrom;
+          break;
+        }
+        if (!page.more) break;
+      }
+    } catch (e) {
+      if (e instanceof Compacted) {
+        throw apiErrors.resourceExpired(
+          'The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list.',
+        );
+      }
+      throw e;
+    }
+    const res: ListResult = { items, resourceVersion: String(revision) };
+    if (more) {
+      const last = items[items.length - 1];
+      res.continue = encodeContinue(revision, last?.key ?? '', def.keyPrefix);
+    }
+    return res;
+  }
+
+  filter(def: ResourceDef, q: { namespace?: string; labelSelector: Selector; fieldSelector: FieldSelector }): WatchFilter {
+    const nodeName = def.group === '' && def.resource === 'pods' ? q.fieldSelector.requiresExactMatch('spec.nodeName') : undefined;
+    const f: WatchFilter = {
+      matches: (obj) =>
+        q.labelSelector.matches(obj.metadata?.labels) && (q.fieldSelector.isEmpty() || q.fieldSelector.matches(selectableFields(def, obj))),
+    };
+    if (def.namespaced && q.namespace !== undefined) f.namespace = q.namespace;
+    if (nodeName !== undefined) f.nodeName = nodeName;
+    return f;
+  }
+
+  /**
+   * Starts a watch. resourceVersion unset or "0": current state as ADDED events first. Otherwise events
+   * after it; 410 Expired when that is older than the cache's window.
+   */
+  async watch(
+    def: ResourceDef,
+    q: { namespace?: string; labelSelector: Selector; fieldSelector: FieldSelector; resourceVersion?: string },
+    sink: CacheWatcherSink,
+  ): Promise<() => void> {
+    const cache = await this.cache(def);
+    const filter = this.filter(def, q);
+    const rvText = q.resourceVersion ?? '';
+    let from: number | undefined;
+    if (rvText === '' || rvText === '0') {
+      if (rvText === '') await this.opts.dispatcher.sync();
+      from = undefined;
+    } else {
+      from = Number(rvText);
+      if (!Number.isInteger(from)) throw apiErrors.badRequest(`invalid resource version: ${rvText}`);
+      await this.waitForRv(from);
+    }
+    try {
+      return cache.watch(filter, sink, from);
+    } catch (e) {
+      if (e instanceof TooOldResourceVersion) throw apiErrors.resourceExpired(e.message);
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  private admissionRequest(
+    operation: AdmissionRequest['operation'],
+    def: ResourceDef,
+    subresource: string,
+    namespace: string,
+    name: string,
+    object: StoredObject | undefined,
+    oldObject: StoredObject | undefined,
+    ctx: RequestContext,
+  ): AdmissionRequest {
+    return { operation, def, subresource, namespace, name, object, oldObject, userInfo: ctx.user, dryRun: ctx.dryRun };
+  }
+
+  private checkTypeMeta(def: ResourceDef, obj: StoredObject): void {
+    const apiVersion = apiVersionOf(def);
+    if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== def.kind) {
+      throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${def.kind}): object kind "${obj.kind}" does not match`);
+    }
+    obj.kind = def.kind;
+    obj.apiVersion = apiVersion;
+  }
+
+  private invalid(def: ResourceDef, name: string, errs: ReturnType<ObjectPolicy['validate']>): ApiError {
+    return apiErrors.invalid({ group: def.group, kind: def.kind }, name, errs);
+  }
+
+  /** Creates an object (POST). `namespace` is the request's namespace ('' for cluster-scoped). */
+  async create(def: ResourceDef, namespace: string, input: StoredObject, ctx: RequestContext): Promise<StoredObject> {
+    const obj = input;
+    this.checkTypeMeta(def, obj);
+    const md = (obj.metadata ??= {});
+    if (def.namespaced) {
+      if (md.namespace !== undefined && md.namespace !== '' && md.namespace !== namespace) {
+        throw apiErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+      }
+      md.namespace = namespace;
+    } else {
+      delete md.namespace;
+    }
+    if (md.resourceVersion !== undefined && md.resourceVersion !== '') {
+      throw apiErrors.badRequest('resourceVersion should not be set on objects to be created');
+    }
+    this.opts.policy.applyDefaults(def, obj);
+    await this.opts.policy.admit(this.admissionRequest('CREATE', def, '', namespace, md.name ?? '', obj, undefined, ctx));
+    // rest.BeforeCreate: reset server-owned metadata, prepare status, generate a name, validate.
+    prepareForCreate(def, obj);
+    md.uid = randomUUID();
+    md.creationTimestamp = rfc3339(this.now());
+    delete md.deletionTimestamp;
+    delete md.deletionGracePeriodSeconds;
+    if (tracksGeneration(def)) md.generation = 1;
+    else delete md.generation;
+    if ((md.name === undefined || md.name === '') && md.generateName !== undefined && md.generateName !== '') {
+      md.name = md.generateName + randomSuffix();
+    }
+    if (md.name === undefined || md.name === '') {
+      throw this.invalid(def, '', [fieldErrors.required('metadata.name', 'name or generateName is required')]);
+    }
+    const errs = this.opts.policy.validate(def, obj, undefined, '');
+    if (errs.length > 0) throw this.invalid(def, md.name, errs);
+    await this.opts.policy.validateAdmission(this.admissionRequest('CREATE', def, '', namespace, md.name, obj, undefined, ctx));
+    this.opts.managedFields?.update(def, undefined, obj, ctx.fieldManager, '');
+    const hooks = this.hooks(def);
+    hooks?.beforeCreate?.(obj, ctx.dryRun);
+    try {
+      if (ctx.dryRun) {
+        if ((await this.opts.backend.get(objectKey(def, namespace, md.name))) !== undefined) {
+          throw apiErrors.alreadyExists(groupResource(def), md.name);
+        }
+        hooks?.rollbackCreate?.(obj);
+        return obj;
+      }
+      return await this.writeNew(def, namespace, obj);
+    } catch (e) {
+      if (!ctx.dryRun) hooks?.rollbackCreate?.(obj);
+      throw e;
+    }
+  }
+
+  private async writeNew(def: ResourceDef, namespace: string, obj: StoredObject): Promise<StoredObject> {
+    const md = obj.metadata ?? {};
+    const generated = md.generateName !== undefined && md.generateName !== '' && md.name?.startsWith(md.generateName) === true;
+    for (let attempt = 0; ; attempt++) {
+      const name = md.name ?? '';
+      const bytes = encode(obj);
+      if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('limit is 3145728');
+      try {
+        const rev = await this.opts.backend.create(objectKey(def, namespace, name), bytes);
+        md.resourceVersion = String(rev);
+        return obj;
+      } catch (e) {
+        if (e instanceof KeyExists) {
+          if (generated && attempt < 8) {
+            md.name = (md.generateName ?? '') + randomSuffix();
+            continue;
+          }
+          throw apiErrors.alreadyExists(groupResource(def), name);
+        }
+        throw e;
+      }
+    }
+  }
+
+  /**
+   * Replaces an object (PUT) or its subresource. The object's resourceVersion, when set, must match
+   * (409 otherwise); when unset the write is unconditional and retried on races.
+   */
+  async update(
+    def: ResourceDef,
+    namespace: string,
+    name: string,
+    subresource: string,
+    input: StoredObject,
+    ctx: RequestContext,
+    opts: { allowCreate?: boolean } = {},
+  ): Promise<{ object: StoredObject; created: boolean }> {
+    this.checkTypeMeta(def, input);
+    const md = (input.metadata ??= {});
+    if (md.name !== undefined && md.name !== name) {
+      throw apiErrors.badRequest(`the name of the object (${md.name}) does not match the name on the URL (${name})`);
+    }
+    if (def.namespaced && md.namespace !== undefined && md.namespace !== '' && md.namespace !== namespace) {
+      throw apiErrors.badRequest('the namespace of the provided object does not match the namespace sent on the request');
+    }
+    const requestedRv = md.resourceVersion;
+    return this.guaranteedUpdate(def, namespace, name, subresource, ctx, requestedRv, (live) => {
+      if (live === undefined) {
+        if (opts.allowCreate !== true || subresource !== '') throw apiErrors.notFound(groupResource(def), name);
+        return undefined;
+      }
+      return clone(input);
+    }, opts.allowCreate === true ? input : undefined);
+  }
+
+  /**
+   * The read-modify-write loop of every update: `mutate` receives the live object (undefined if absent)
+   * and returns the desired object (or undefined to create `createObject`). Retries on storage conflicts
+   * unless the caller pinned a resourceVersion.
+   */
+  async guaranteedUpdate(
+    def: ResourceDef,
+    namespace: string,
+    name: string,
+    subresource: string,
+    ctx: RequestContext,
+    pinnedRv: string | undefined,
+    mutate: (live: StoredObject | undefined) => StoredObject | undefined,
+    createObject?: StoredObject,
+  ): Promise<{ object: StoredObject; created: boolean }> {
+    const key = objectKey(def, namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.opts.backend.get(key);
+      const live = kv !== undefined ? decodeObject(kv) : undefined;
+      const desired = mutate(live === undefined ? undefined : clone(live));
+      if (live === undefined || desired === undefined) {
+        if (createObject === undefined) throw apiErrors.notFound(groupResource(def), name);
+        return { object: await this.create(def, namespace, createObject, ctx), created: true };
+      }
+      if (pinnedRv !== undefined && pinnedRv !== '' && pinnedRv !== live.metadata?.resourceVersion) {
+        throw apiErrors.modified(groupResource(def), name);
+      }
+      const next = await this.prepareUpdate(def, namespace, name, subresource, desired, live, ctx);
+      if (next === live) return { object: live, created: false };
+      if (ctx.dryRun) return { object: next, created: false };
+      try {
+        const bytes = encode(next);
+        if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('limit is 3145728');
+        if (this.shouldDeleteAfterUpdate(def, next)) {
+          await this.opts.backend.delete(key, kv?.modRevision);
+          this.hooks(def)?.afterDelete?.(next);
+          return { object: next, created: false };
+        }
+        const rev = await this.opts.backend.update(key, bytes, kv?.modRevision ?? 0);
+        (next.metadata ??= {}).resourceVersion = String(rev);
+        return { object: next, created: false };
+      } catch (e) {
+        this.hooks(def)?.rollbackUpdate?.(next, live);
+        if ((e instanceof Conflict || e instanceof KeyNotFound) && (pinnedRv === undefined || pinnedRv === '') && attempt < maxUpdateRetries) continue;
+        if (e instanceof Conflict) throw apiErrors.modified(groupResource(def), name);
+        if (e instanceof KeyNotFound) throw apiErrors.notFound(groupResource(def), name);
+        throw e;
+      }
+    }
+  }
+
+  /** Applies strategy, admission and validation to an update; returns `live` itself for a no-op. */
+  private async prepareUpdate(
+    def: ResourceDef,
+    namespace: string,
+    name: string,
+    subresource: string,
+    desired: StoredObject,
+    live: StoredObject,
+    ctx: RequestContext,
+  ): Promise<StoredObject> {
+    this.checkTypeMeta(def, desired);
+    if (subresource === '') this.opts.policy.applyDefaults(def, desired);
+    await this.opts.policy.admit(this.admissionRequest('UPDATE', def, subresource, namespace, name, desired, live, ctx));
+    let next = prepareForUpdate(def, desired, live, subresource);
+    if (subresource === 'finalize') next = { ...live, spec: desired['spec'] };
+    const md = (next.metadata ??= {});
+    const lmd = live.metadata ?? {};
+    // Server-owned metadata cannot be changed by a client.
+    md.name = lmd.name ?? name;
+    if (def.namespaced) md.namespace = lmd.namespace ?? namespace;
+    md.uid = lmd.uid ?? '';
+    md.creationTimestamp = lmd.creationTimestamp ?? '';
+    if (lmd.deletionTimestamp !== undefined) md.deletionTimestamp = lmd.deletionTimestamp;
+    else delete md.deletionTimestamp;
+    if (lmd.deletionGracePeriodSeconds !== undefined) md.deletionGracePeriodSeconds = lmd.deletionGracePeriodSeconds;
+    else delete md.deletionGracePeriodSeconds;
+    if (lmd.generateName !== undefined && md.generateName === undefined) md.generateName = lmd.generateName;
+    md.resourceVersion = lmd.resourceVersion ?? '';
+    if (tracksGeneration(def)) {
+      md.generation = lmd.generation ?? 1;
+      if ((subresource === '' || subresource === 'scale') && specPart(next) !== specPart(live)) md.generation += 1;
+    } else {
+      delete md.generation;
+    }
+    if (lmd.deletionTimestamp !== undefined && (md.finalizers ?? []).some((f) => !(lmd.finalizers ?? []).includes(f))) {
+      throw this.invalid(def, name, [
+        fieldErrors.forbidden('metadata.finalizers', `no new finalizers can be added if the object is being deleted, found new finalizers []string{${(md.finalizers ?? []).filter((f) => !(lmd.finalizers ?? []).includes(f)).map((f) => JSON.stringify(f)).join(', ')}}`),
+      ]);
+    }
+    const errs = this.opts.policy.validate(def, next, live, subresource);
+    if (errs.length > 0) throw this.invalid(def, name, errs);
+    await this.opts.policy.validateAdmission(this.admissionRequest('UPDATE', def, subresource, namespace, name, next, live, ctx));
+    this.opts.managedFields?.update(def, live, next, ctx.fieldManager, subresource);
+    if (JSON.stringify(next) === JSON.stringify(live)) return live;
+    this.hooks(def)?.beforeUpdate?.(next, live, ctx.dryRun);
+    return next;
+  }
+
+  /** An object being deleted whose last finalizer (and grace period) is gone leaves storage. */
+  private shouldDeleteAfterUpdate(def: ResourceDef, obj: StoredObject): boolean {
+    const md = obj.metadata ?? {};
+    if (md.deletionTimestamp === undefined) return false;
+    if ((md.finalizers ?? []).length > 0) return false;
+    if (def.group === '' && def.resource === 'namespaces') {
+      return (((obj['spec'] ?? {}) as { finalizers?: string[] }).finalizers ?? []).length === 0;
+    }
+    return (md.deletionGracePeriodSeconds ?? 0) === 0;
+  }
+
+  /** Deletes an object (DELETE), honouring graceful deletion, finalizers and propagation policies. */
+  async delete(def: ResourceDef, namespace: string, name: string, req: DeleteRequest, ctx: RequestContext): Promise<DeleteResult> {
+    const key = objectKey(def, namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.opts.backend.get(key);
+      if (kv === undefined) throw apiErrors.notFound(groupResource(def), name);
+      const live = decodeObject(kv);
+      const lmd = live.metadata ?? {};
+      if (req.preconditions?.uid !== undefined && req.preconditions.uid !== lmd.uid) {
+        throw apiErrors.conflict(
+          groupResource(def),
+          name,
+          `Precondition failed: UID in precondition: ${req.preconditions.uid}, UID in object meta: ${lmd.uid ?? ''}`,
+        );
+      }
+      if (req.preconditions?.resourceVersion !== undefined && req.preconditions.resourceVersion !== lmd.resourceVersion) {
+        throw apiErrors.conflict(
+          groupResource(def),
+          name,
+          `Precondition failed: ResourceVersion in precondition: ${req.preconditions.resourceVersion}, ResourceVersion in object meta: ${lmd.resourceVersion ?? ''}`,
+        );
+      }
+      await this.opts.policy.validateAdmission(this.admissionRequest('DELETE', def, '', namespace, name, undefined, live, ctx));
+      const next = clone(live);
+      const md = (next.metadata ??= {});
+      let finalizers = [...(md.finalizers ?? [])];
+      const policy = req.propagationPolicy ?? (req.orphanDependents === true ? 'Orphan' : req.orphanDependents === false ? 'Background' : undefined);
+      if (policy === 'Foreground') finalizers = [...finalizers.filter((f) => f !== 'orphan'), ...(finalizers.includes('foregroundDeletion') ? [] : ['foregroundDeletion'])];
+      else if (policy === 'Orphan') finalizers = [...finalizers.filter((f) => f !== 'foregroundDeletion'), ...(finalizers.includes('orphan') ? [] : ['orphan'])];
+      else if (policy === 'Background') finalizers = finalizers.filter((f) => f !== 'orphan' && f !== 'foregroundDeletion');
+      let grace = 0;
+      if (def.group === '' && def.resource === 'pods') grace = podGracePeriod(live, req.gracePeriodSeconds);
+      const isNamespace = def.group === '' && def.resource === 'namespaces';
+      const nsFinalizers = isNamespace ? (((live['spec'] ?? {}) as { finalizers?: string[] }).finalizers ?? []) : [];
+      const pending = finalizers.length > 0 || grace > 0 || nsFinalizers.length > 0;
+      if (!pending) {
+        if (ctx.dryRun) return this.deleteResult(def, live);
+        try {
+          const { revision } = await this.opts.backend.delete(key, kv.modRevision);
+          this.hooks(def)?.afterDelete?.(live);
+          const gone = clone(live);
+          (gone.metadata ??= {}).resourceVersion = String(revision);
+          return this.deleteResult(def, gone);
+        } catch (e) {
+          if ((e instanceof Conflict || e instanceof KeyNotFound) && attempt < maxUpdateRetries) continue;
+          throw e;
+        }
+      }
+      // Graceful: set (or shorten) deletionTimestamp and keep the object until finalizers/kubelet finish.
+      const now = this.now();
+      const existingGrace = lmd.deletionGracePeriodSeconds;
+      if (lmd.deletionTimestamp === undefined || (existingGrace !== undefined && grace < existingGrace)) {
+        md.deletionTimestamp = rfc3339(new Date(now.getTime() + grace * 1000));
+        md.deletionGracePeriodSeconds = grace;
+      }
+      if (finalizers.length > 0) md.finalizers = finalizers;
+      else delete md.finalizers;
+      if (isNamespace) next['status'] = { ...((next['status'] ?? {}) as object), phase: 'Terminating' };
+      if (JSON.stringify(next) === JSON.stringify(live)) return { kind: 'object', object: live, code: 200 };
+      if (ctx.dryRun) return { kind: 'object', object: next, code: 200 };
+      try {
+        const rev = await this.opts.backend.update(key, encode(next), kv.modRevision);
+        md.resourceVersion = String(rev);
+        return { kind: 'object', object: next, code: 200 };
+      } catch (e) {
+        if ((e instanceof Conflict || e instanceof KeyNotFound) && attempt < maxUpdateRetries) continue;
+        if (e instanceof KeyNotFound) throw apiErrors.notFound(groupResource(def), name);
+        throw e;
+      }
+    }
+  }
+
+  private deleteResult(def: ResourceDef, obj: StoredObject): DeleteResult {
+    if (def.group === '' && (def.resource === 'pods' || def.resource === 'services' || def.resource === 'namespaces')) {
+      return { kind: 'object', object: obj, code: 200 };
+    }
+    const details: NonNullable<Status['details']> = { name: obj.metadata?.name ?? '' };
+    if (def.group !== '') details.group = def.group;
+    details.kind = def.resource;
+    details.uid = obj.metadata?.uid ?? '';
+    return { kind: 'status', status: { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', details, code: 200 } };
+  }
+
+  /** DELETE on a collection: deletes every matching object, one by one, as kube-apiserver does. */
+  async deleteCollection(def: ResourceDef, q: ListQuery, req: DeleteRequest, ctx: RequestContext): Promise<StoredObject[]> {
+    const listed = await this.list(def, { ...q, limit: 0 });
+    const deleted: StoredObject[] = [];
+    for (const c of listed.items) {
+      try {
+        const r = await this.delete(def, c.obj.metadata?.namespace ?? '', c.obj.metadata?.name ?? '', req, ctx);
+        deleted.push(r.kind === 'object' ? r.object : c.obj);
+      } catch (e) {
+        if (e instanceof ApiError && e.code === 404) continue;
+        throw e;
+      }
+    }
+    return deleted;
+  }
+
+  /** The revision the watch cache has reached. */
+  currentRevision(): number {
+    return this.opts.dispatcher.currentRevision();
+  }
+
+  /**
+   * A server-internal write (binding, eviction bookkeeping): `mutate` changes the live object and the
+   * result is stored with optimistic concurrency, keeping server-owned metadata, without the update
+   * strategy, validation or admission of client writes.
+   */
+  async updateInternal(
+    def: ResourceDef,
+    namespace: string,
+    name: string,
+    mutate: (live: StoredObject) => StoredObject,
+  ): Promise<StoredObject> {
+    const key = objectKey(def, namespace, name);
+    for (let attempt = 0; ; attempt++) {
+      const kv = await this.opts.backend.get(key);
+      if (kv === undefined) throw apiErrors.notFound(groupResource(def), name);
+      const next = mutate(decodeObject(kv));
+      try {
+        const rev = await this.opts.backend.update(key, encode(next), kv.modRevision);
+        (next.metadata ??= {}).resourceVersion = String(rev);
+        return next;
+      } catch (e) {
+        if ((e instanceof Conflict || e instanceof KeyNotFound) && attempt < maxUpdateRetries) continue;
+        throw e;
+      }
+    }
+  }
+
+  /** Whether status changes go through the status subresource only. */
+  hasStatus(def: ResourceDef): boolean {
+    return hasStatusSubresource(def);
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * The API server: HTTPS on 127.0.0.1 (or a given address) over a storage `Backend`, with the watch
+ * cache, registry, discovery, authentication and authorization wired together. `start()` serves;
+ * `stop()` closes connections, watches and the cache (the backend belongs to the caller).
+ */
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo, Socket } from 'node:net';
+import type { Backend } from '../storage/backend.js';
+import { isAlreadyExists } from '../api/errors.js';
+import { ResourceTable, type ResourceDef } from './discovery/resource-defs.js';
+import { CacheDispatcher } from './storage/watch-cache.js';
+import { Store, type RequestContext } from './registry/store.js';
+import { noPolicy, type ManagedFieldsUpdater, type ObjectPolicy, type StorageHooks, type UserInfo } from './registry/policy.js';
+import { Authenticator, StaticTokenAuthenticator, type TokenAuthenticator } from './auth/authn.js';
+import { AuthorizerChain, mastersAuthorizer, type Authorizer } from './auth/authz.js';
+import { ApiHandler } from './handler.js';
+import { Subresources, type EvictionPolicy } from './subresources.js';
+import type { OpenApiProvider, Patcher, PodLogSource, TableConvertor } from './seams.js';
+import type { RequestInfo } from './request.js';
+
+export interface TlsMaterial {
+  caPem: string;
+  certPem: string;
+  keyPem: string;
+}
+
+export interface ApiServerOptions {
+  backend: Backend;
+  tls: TlsMaterial;
+  host?: string;
+  /** 0 picks a free port. */
+  port?: number;
+  policy?: ObjectPolicy;
+  managedFields?: ManagedFieldsUpdater;
+  hooks?: (def: ResourceDef) => StorageHooks | undefined;
+  tables?: TableConvertor;
+  patcher?: Patcher;
+  openapi?: OpenApiProvider;
+  logs?: PodLogSource;
+  eviction?: EvictionPolicy;
+  /** Authorizers consulted after `system:masters` (Node, RBAC). */
+  authorizers?: Authorizer[];
+  /** Bearer tokens known from the start (token -> user). */
+  staticTokens?: ReadonlyMap<string, UserInfo>;
+  tokenAuthenticators?: TokenAuthenticator[];
+  anonymousAllowed?: (info: RequestInfo) => boolean;
+  now?: () => Date;
+}
+
+/** The identity server-internal writes use (bootstrap objects). */
+export const systemUser: UserInfo = { username: 'system:apiserver', groups: ['system:masters', 'system:authenticated'] };
+
+export class ApiServer {
+  readonly table = new ResourceTable();
+  readonly dispatcher: CacheDispatcher;
+  readonly store: Store;
+  readonly subresources: Subresources;
+  readonly authenticator: Authenticator;
+  readonly authorizer: AuthorizerChain;
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private address: AddressInfo | undefined;
+
+  constructor(private readonly opts: ApiServerOptions) {
+    this.dispatcher = new CacheDispatcher(opts.backend);
+    this.store = new Store({
+      backend: opts.backend,
+      dispatcher: this.dispatcher,
+      policy: opts.policy ?? noPolicy,
+      ...(opts.managedFields !== undefined ? { managedFields: opts.managedFields } : {}),
+      ...(opts.hooks !== undefined ? { hooks: opts.hooks } : {}),
+      ...(opts.now !== undefined ? { now: opts.now } : {}),
+    });
+    this.authorizer = new AuthorizerChain([mastersAuthorizer, ...(opts.authorizers ?? [])]);
+    this.authenticator = new Authenticator([
+      ...(opts.staticTokens !== undefined ? [new StaticTokenAuthenticator(opts.staticTokens)] : []),
+      ...(opts.tokenAuthenticators ?? []),
+    ]);
+    this.subresources = new Subresources({
+      table: this.table,
+      store: this.store,
+      authorizer: this.authorizer,
+      ...(opts.patcher !== undefined ? { patcher: opts.patcher } : {}),
+      ...(opts.logs !== undefined ? { logs: opts.logs } : {}),
+      ...(opts.eviction !== undefined ? { eviction: opts.eviction } : {}),
+      ...(opts.now !== undefined ? { now: opts.now } : {}),
+    });
+  }
+
+  /** `https://host:port` once started. */
+  url(): string {
+    if (this.address === undefined) throw new Error('API server not started');
+    const host = this.address.family === 'IPv6' ? `[${this.address.address}]` : this.address.address;
+    return `https://${host}:${this.address.port}`;
+  }
+
+  port(): number {
+    if (this.address === undefined) throw new Error('API server not started');
+    return this.address.port;
+  }
+
+  async start(): Promise<void> {
+    await this.dispatcher.start();
+    await this.ensureBootstrapObjects();
+    const handler = new ApiHandler({
+      table: this.table,
+      store: this.store,
+      authenticator: this.authenticator,
+      authorizer: this.authorizer,
+      subresources: this.subresources,
+      ...(this.opts.tables !== undefined ? { tables: this.opts.tables } : {}),
+      ...(this.opts.openapi !== undefined ? { openapi: this.opts.openapi } : {}),
+      ...(this.opts.anonymousAllowed !== undefined ? { anonymousAllowed: this.opts.anonymousAllowed } : {}),
+      serverAddress: () => `${this.address?.address ?? '127.0.0.1'}:${this.address?.port ?? 0}`,
+    });
+    const server = createServer(
+      {
+        ca: this.opts.tls.caPem,
+        cert: this.opts.tls.certPem,
+        key: this.opts.tls.keyPem,
+        requestCert: true,
+        rejectUnauthorized: false,
+        keepAliveTimeout: 120_000,
+      },
+      handler.handle,
+    );
+    server.on('connection', (s: Socket) => {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+    });
+    // A plain-HTTP request on the TLS port gets kube-apiserver's (Go's) answer rather than a hang.
+    server.on('tlsClientError', (err: Error & { code?: string }, socket) => {
+      if (err.code === 'ERR_SSL_HTTP_REQUEST' || /http request/i.test(err.message)) {
+        socket.end('HTTP/1.0 400 Bad Request\r\n\r\nClient sent an HTTP request to an HTTPS server.\n');
+      } else {
+        socket.destroy();
+      }
+    });
+    server.maxHeadersCount = 200;
+    server.headersTimeout = 60_000;
+    server.requestTimeout = 0;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.opts.port ?? 0, this.opts.host ?? '127.0.0.1', () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+    this.server = server;
+    this.address = server.address() as AddressInfo;
+  }
+
+  async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    if (server !== undefined) {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      for (const s of this.sockets) s.destroy();
+      await closed;
+    }
+    await this.dispatcher.stop();
+  }
+
+  private systemContext(): RequestContext {
+    return { user: systemUser, dryRun: false, fieldManager: 'kube-apiserver' };
+  }
+
+  /** The namespaces and priority classes every cluster has (kube-apiserver's bootstrap controllers). */
+  private async ensureBootstrapObjects(): Promise<void> {
+    const ns = this.table.get('', 'v1', 'namespaces');
+    const pc = this.table.get('scheduling.k8s.io', 'v1', 'priorityclasses');
+    const ctx = this.systemContext();
+    const create = async (def: ResourceDef | undefined, namespace: string, obj: Record<string, unknown>): Promise<void> => {
+      if (def === undefined) return;
+      try {
+        await this.store.create(def, namespace, obj, ctx);
+      } catch (e) {
+        if (!isAlreadyExists(e)) throw e;
+      }
+    };
+    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
+      await create(ns, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] } });
+    }
+    await create(pc, '', {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'system-node-critical' },
+      value: 2000001000,
+      description: 'Used for system critical pods that must not be moved from their current node.',
+      preemptionPolicy: 'PreemptLowerPriority',
+    });
+    await create(pc, '', {
+      apiVersion: 'scheduling.k8s.io/v1',
+      kind: 'PriorityClass',
+      metadata: { name: 'system-cluster-critical' },
+      value: 2000000000,
+      description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
+      preemptionPolicy: 'PreemptLowerPriority',
+    });
+  }
+}

@@ -1,0 +1,420 @@
+/**
+ * The watch cache: an in-memory copy of every stored object, kept current from ONE storage watch, so that
+ * lists and watches never read the database (kube-apiserver's cacher). Each resource has a `ResourceCache`
+ * with its objects, a window of recent events (to serve watches from a recent resourceVersion) and indexes
+ * (namespace; pods by `spec.nodeName`). Cached objects are shared and must be treated as immutable.
+ */
+import type { Backend, KeyValue, WatchEvent as StorageEvent } from '../../storage/backend.js';
+import { Compacted } from '../../storage/backend.js';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+
+/** `ObjectMeta` without kubernetes-types' `readonly`: the server writes metadata. */
+export type MutableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
+
+/** An object as the API server holds it: metadata writable, the rest untyped. */
+export type StoredObject = { apiVersion?: string; kind?: string; metadata?: MutableMeta } & Record<string, unknown>;
+
+export interface CachedObject {
+  readonly key: string;
+  readonly obj: StoredObject;
+  readonly rv: number;
+  /** Lazily built JSON of `obj` (with its resourceVersion), shared by every response that sends it. */
+  json?: string;
+}
+
+export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
+
+export interface CacheEvent {
+  readonly type: CacheEventType;
+  readonly object: CachedObject;
+  readonly prev: CachedObject | undefined;
+  readonly rv: number;
+  readonly at: number;
+}
+
+/** Decodes a stored value and stamps the resourceVersion from the storage revision. */
+export function decodeObject(kv: KeyValue): StoredObject {
+  const obj = JSON.parse(Buffer.from(kv.value).toString('utf8')) as StoredObject;
+  const md = (obj.metadata ??= {});
+  md.resourceVersion = String(kv.modRevision);
+  return obj;
+}
+
+export function cachedJson(c: CachedObject): string {
+  c.json ??= JSON.stringify(c.obj);
+  return c.json;
+}
+
+export interface WatchFilter {
+  /** Only objects in this namespace. */
+  namespace?: string;
+  /** Pods only: only objects on this node (uses the nodeName index). */
+  nodeName?: string;
+  matches(obj: StoredObject): boolean;
+}
+
+export interface CacheWatcherSink {
+  /** Delivers one event; returns false when the watcher wants to stop. */
+  push(type: CacheEventType, object: CachedObject): void;
+  /** The cache closes a watcher that fell too far behind or when it stops. */
+  close(reason?: string): void;
+}
+
+interface Watcher {
+  filter: WatchFilter;
+  sink: CacheWatcherSink;
+}
+
+export class TooOldResourceVersion extends Error {
+  constructor(
+    readonly requested: number,
+    readonly oldest: number,
+  ) {
+    super(`too old resource version: ${requested} (${oldest})`);
+  }
+}
+
+export interface ResourceCacheOptions {
+  /** Pods: maintain the `spec.nodeName` index. */
+  indexNodeName: boolean;
+  /** Keep at least this many recent events (default 1000). */
+  minEvents?: number;
+  /** Keep events younger than this (default 75 s, as kube-apiserver's event window). */
+  eventWindowMs?: number;
+  /** Never keep more than this many events (default 100,000). */
+  maxEvents?: number;
+  now?: () => number;
+}
+
+function nodeNameOf(obj: StoredObject): string {
+  const spec = obj['spec'] as { nodeName?: string } | undefined;
+  return spec?.nodeName ?? '';
+}
+
+function namespaceOf(obj: StoredObject): string {
+  return obj.metadata?.namespace ?? '';
+}
+
+export class ResourceCache {
+  private readonly objects = new Map<string, CachedObject>();
+  private readonly byNamespace = new Map<string, Set<string>>();
+  private readonly byNodeName = new Map<string, Set<string>>();
+  private events: CacheEvent[] = [];
+  private eventsStart = 0;
+  /** Revision up to which this cache is complete; events older than `oldestRevision` are not replayable. */
+  private oldestRevision: number;
+  private readonly watchers = new Set<Watcher>();
+  private readonly nodeWatchers = new Map<string, Set<Watcher>>();
+  private readonly now: () => number;
+
+  constructor(
+    readonly prefix: string,
+    initialRevision: number,
+    private readonly opts: ResourceCacheOptions,
+  ) {
+    this.oldestRevision = initialRevision;
+    this.now = opts.now ?? Date.now;
+  }
+
+  /** Loads the initial state (objects as of `initialRevision`). */
+  load(kvs: readonly KeyValue[]): void {
+    for (const kv of kvs) this.insert({ key: kv.key, obj: decodeObject(kv), rv: kv.modRevision });
+  }
+
+  size(): number {
+    return this.objects.size;
+  }
+
+  get(key: string): CachedObject | undefined {
+    return this.objects.get(key);
+  }
+
+  private insert(c: CachedObject): CachedObject | undefined {
+    const prev = this.objects.get(c.key);
+    if (prev !== undefined) this.unindex(prev);
+    this.objects.set(c.key, c);
+    this.index(c);
+    return prev;
+  }
+
+  private index(c: CachedObject): void {
+    addTo(this.byNamespace, namespaceOf(c.obj), c.key);
+    if (this.opts.indexNodeName) addTo(this.byNodeName, nodeNameOf(c.obj), c.key);
+  }
+
+  private unindex(c: CachedObject): void {
+    removeFrom(this.byNamespace, namespaceOf(c.obj), c.key);
+    if (this.opts.indexNodeName) removeFrom(this.byNodeName, nodeNameOf(c.obj), c.key);
+  }
+
+  /** Applies one storage event (called by the dispatcher in revision order). */
+  apply(ev: StorageEvent): void {
+    let event: CacheEvent;
+    const at = this.now();
+    if (ev.type === 'put') {
+      const c: CachedObject = { key: ev.kv.key, obj: decodeObject(ev.kv), rv: ev.revision };
+      const prev = this.insert(c);
+      event = { type: prev === undefined ? 'ADDED' : 'MODIFIED', object: c, prev, rv: ev.revision, at };
+    } else {
+      const prev = this.objects.get(ev.kv.key);
+      if (prev !== undefined) {
+        this.unindex(prev);
+        this.objects.delete(ev.kv.key);
+      }
+      const last = prev ?? (ev.prevKv !== undefined ? { key: ev.kv.key, obj: decodeObject(ev.prevKv), rv: ev.prevKv.modRevision } : undefined);
+      if (last === undefined) return;
+      // A deleted object is reported with the resourceVersion of the delete, as kube-apiserver does.
+      const obj = { ...last.obj, metadata: { ...last.obj.metadata, resourceVersion: String(ev.revision) } };
+      event = { type: 'DELETED', object: { key: ev.kv.key, obj, rv: ev.revision }, prev: last, rv: ev.revision, at };
+    }
+    this.events.push(event);
+    this.trimEvents(at);
+    this.dispatch(event);
+  }
+
+  private trimEvents(now: number): void {
+    const min = this.opts.minEvents ?? 1000;
+    const max = this.opts.maxEvents ?? 100_000;
+    const window = this.opts.eventWindowMs ?? 75_000;
+    let drop = this.eventsStart;
+    const live = (): number => this.events.length - drop;
+    while (live() > max || (live() > min && now - (this.events[drop]?.at ?? now) > window)) {
+      this.oldestRevision = this.events[drop]?.rv ?? this.oldestRevision;
+      drop++;
+    }
+    this.eventsStart = drop;
+    if (this.eventsStart > 4096 && this.eventsStart * 2 > this.events.length) {
+      this.events = this.events.slice(this.eventsStart);
+      this.eventsStart = 0;
+    }
+  }
+
+  private dispatch(event: CacheEvent): void {
+    if (this.watchers.size === 0) return;
+    const targets: Iterable<Watcher> = this.opts.indexNodeName ? this.watchersForNode(event) : this.watchers;
+    for (const w of targets) deliver(w, event);
+  }
+
+  private *watchersForNode(event: CacheEvent): Iterable<Watcher> {
+    for (const w of this.watchers) if (w.filter.nodeName === undefined) yield w;
+    const a = nodeNameOf(event.object.obj);
+    const b = event.prev !== undefined ? nodeNameOf(event.prev.obj) : a;
+    yield* this.nodeWatchers.get(a) ?? [];
+    if (b !== a) yield* this.nodeWatchers.get(b) ?? [];
+  }
+
+  /** Objects matching the filter, sorted by key. */
+  list(filter: WatchFilter): CachedObject[] {
+    let keys: Iterable<string>;
+    if (filter.nodeName !== undefined && this.opts.indexNodeName) keys = this.byNodeName.get(filter.nodeName) ?? [];
+    else if (filter.namespace !== undefined) keys = this.byNamespace.get(filter.namespace) ?? [];
+    else keys = this.objects.keys();
+    const out: CachedObject[] = [];
+    for (const k of keys) {
+      const c = this.objects.get(k);
+      if (c === undefined) continue;
+      if (filter.namespace !== undefined && namespaceOf(c.obj) !== filter.namespace) continue;
+      if (filter.nodeName !== undefined && nodeNameOf(c.obj) !== filter.nodeName) continue;
+      if (filter.matches(c.obj)) out.push(c);
+    }
+    out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return out;
+  }
+
+  /**
+   * Starts a watcher. `fromRevision` undefined: synthetic ADDED events for the current state first.
+   * Otherwise replays retained events after it; throws `TooOldResourceVersion` if they are gone.
+   * Returns a function that stops the watcher.
+   */
+  watch(filter: WatchFilter, sink: CacheWatcherSink, fromRevision: number | undefined): () => void {
+    const w: Watcher = { filter, sink };
+    if (fromRevision === undefined) {
+      for (const c of this.list(filter)) sink.push('ADDED', c);
+    } else {
+      if (fromRevision < this.oldestRevision) throw new TooOldResourceVersion(fromRevision, this.oldestRevision);
+      for (let i = this.eventsStart; i < this.events.length; i++) {
+        const e = this.events[i];
+        if (e !== undefined && e.rv > fromRevision) deliver(w, e);
+      }
+    }
+    this.watchers.add(w);
+    if (filter.nodeName !== undefined && this.opts.indexNodeName) addTo(this.nodeWatchers, filter.nodeName, w);
+    return () => {
+      this.watchers.delete(w);
+      if (filter.nodeName !== undefined) removeFrom(this.nodeWatchers, filter.nodeName, w);
+    };
+  }
+
+  /** Closes every watcher (the cache is going away). */
+  closeAll(reason: string): void {
+    for (const w of [...this.watchers]) w.sink.close(reason);
+    this.watchers.clear();
+    this.nodeWatchers.clear();
+  }
+}
+
+/** Turns a change into what this watcher sees: objects entering or leaving its filter are ADDED/DELETED. */
+function deliver(w: Watcher, e: CacheEvent): void {
+  const f = w.filter;
+  const inScope = (o: StoredObject): boolean =>
+    (f.namespace === undefined || namespaceOf(o) === f.namespace) &&
+    (f.nodeName === undefined || nodeNameOf(o) === f.nodeName) &&
+    f.matches(o);
+  if (e.type === 'ADDED') {
+    if (inScope(e.object.obj)) w.sink.push('ADDED', e.object);
+    return;
+  }
+  if (e.type === 'DELETED') {
+    if (e.prev !== undefined && inScope(e.prev.obj)) w.sink.push('DELETED', e.object);
+    return;
+  }
+  const now = inScope(e.object.obj);
+  const before = e.prev !== undefined && inScope(e.prev.obj);
+  if (now && before) w.sink.push('MODIFIED', e.object);
+  else if (now) w.sink.push('ADDED', e.object);
+  else if (before) w.sink.push('DELETED', e.object);
+}
+
+function addTo<V>(m: Map<string, Set<V>>, k: string, v: V): void {
+  let s = m.get(k);
+  if (s === undefined) m.set(k, (s = new Set()));
+  s.add(v);
+}
+
+function removeFrom<V>(m: Map<string, Set<V>>, k: string, v: V): void {
+  const s = m.get(k);
+  if (s === undefined) return;
+  s.delete(v);
+  if (s.size === 0) m.delete(k);
+}
+
+/**
+ * Feeds every ResourceCache from one storage watch on `/registry/`, in revision order, and tracks the
+ * revision the caches have reached so reads can wait until they are fresh.
+ */
+export class CacheDispatcher {
+  private readonly caches = new Map<string, ResourceCache>();
+  /** Caches being loaded: their events are held until the load is done. */
+  private readonly loading = new Map<string, { cache: ResourceCache; held: StorageEvent[] }>();
+  private revision = 0;
+  private waiters: { rev: number; resolve: () => void }[] = [];
+  private stopWatch: (() => void) | undefined;
+  private running: Promise<void> | undefined;
+  private failure: Error | undefined;
+
+  constructor(
+    private readonly backend: Backend,
+    private readonly root = '/registry/',
+  ) {}
+
+  currentRevision(): number {
+    return this.revision;
+  }
+
+  /** Starts the storage watch from the store's current revision. */
+  async start(): Promise<void> {
+    this.revision = await this.backend.currentRevision();
+    const watch = this.backend.watch(this.root, this.revision);
+    this.stopWatch = () => watch.close();
+    this.running = (async () => {
+      try {
+        for await (const ev of watch) this.onEvent(ev);
+      } catch (e) {
+        this.failure = e instanceof Error ? e : new Error(String(e));
+        if (!(e instanceof Compacted)) console.error('watch cache: storage watch failed:', e);
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.stopWatch?.();
+    await this.running;
+    for (const c of this.caches.values()) c.closeAll('apiserver is shutting down');
+    for (const w of this.waiters) w.resolve();
+    this.waiters = [];
+  }
+
+  /** The cache for a key prefix, creating and loading it on first use. */
+  async cacheFor(prefix: string, opts: ResourceCacheOptions): Promise<ResourceCache> {
+    const existing = this.caches.get(prefix);
+    if (existing !== undefined) return existing;
+    const pending = this.loading.get(prefix);
+    if (pending !== undefined) {
+      await this.waitFor(() => this.caches.has(prefix));
+      const c = this.caches.get(prefix);
+      if (c !== undefined) return c;
+    }
+    const at = this.revision;
+    const cache = new ResourceCache(prefix, at, opts);
+    const entry = { cache, held: [] as StorageEvent[] };
+    this.loading.set(prefix, entry);
+    try {
+      let continueFrom: string | undefined;
+      for (;;) {
+        const page = await this.backend.list(prefix, { revision: at, limit: 10_000, ...(continueFrom !== undefined ? { continueFrom } : {}) });
+        cache.load(page.items);
+        if (!page.more) break;
+        continueFrom = page.items[page.items.length - 1]?.key;
+      }
+      for (const ev of entry.held) if (ev.revision > at) cache.apply(ev);
+      this.caches.set(prefix, cache);
+    } finally {
+      this.loading.delete(prefix);
+    }
+    this.wake();
+    return cache;
+  }
+
+  private onEvent(ev: StorageEvent): void {
+    const key = ev.kv.key;
+    for (const [prefix, entry] of this.loading) if (key.startsWith(prefix)) entry.held.push(ev);
+    const cache = this.findCache(key);
+    cache?.apply(ev);
+    this.revision = ev.revision;
+    this.wake();
+  }
+
+  private findCache(key: string): ResourceCache | undefined {
+    // Keys are /registry/<resource>/... or /registry/<group>/<resource>/...: try the two candidate prefixes.
+    const parts = key.split('/');
+    const p2 = `/${parts[1] ?? ''}/${parts[2] ?? ''}/`;
+    const p3 = `${p2}${parts[3] ?? ''}/`;
+    return this.caches.get(p3) ?? this.caches.get(p2);
+  }
+
+  private wake(): void {
+    if (this.waiters.length === 0) return;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) (w.rev <= this.revision ? w.resolve() : still.push(w));
+    this.waiters = still;
+  }
+
+  private async waitFor(cond: () => boolean): Promise<void> {
+    while (!cond()) await new Promise<void>((resolve) => this.waiters.push({ rev: this.revision + 1, resolve }));
+  }
+
+  /**
+   * Resolves once the caches have applied every write up to `rev`; rejects after `timeoutMs`
+   * (kube-apiserver answers "Too large resource version" after 3 s).
+   */
+  async waitForRevision(rev: number, timeoutMs = 3000): Promise<void> {
+    if (this.failure !== undefined) throw this.failure;
+    if (rev <= this.revision) return;
+    await new Promise<void>((resolve, reject) => {
+      const t = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w.resolve !== done);
+        reject(new Error(`Too large resource version: ${rev}, current: ${this.revision}`));
+      }, timeoutMs);
+      const done = (): void => {
+        clearTimeout(t);
+        resolve();
+      };
+      this.waiters.push({ rev, resolve: done });
+    });
+  }
+
+  /** Waits until the caches reflect everything written to storage so far (a consistent read). */
+  async sync(): Promise<void> {
+    await this.waitForRevision(await this.backend.currentRevision(), 10_000);
+  }
+}
