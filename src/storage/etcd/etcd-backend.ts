@@ -1,0 +1,306 @@
+/**
+ * The etcd backend: the Backend contract mapped onto etcd's v3 API one to one, the way kube-apiserver's
+ * storage/etcd3 store does it (k8s.io/apiserver/pkg/storage/etcd3/store.go). Revisions are etcd's own
+ * mod revisions; keys are passed through unchanged, so our data sits where kube-apiserver would put it.
+ *
+ * - create: Txn(If CreateRevision(key) == 0, Then Put).
+ * - update: Txn(If CreateRevision(key) > 0 && ModRevision(key) == expected, Then Put, Else Get); the
+ *   CreateRevision guard stops `expected == 0` from creating a missing key (etcd compares a missing key's
+ *   ModRevision as 0).
+ * - delete: Txn(If CreateRevision(key) > 0 [&& ModRevision(key) == expected], Then Delete(prevKv), Else Get).
+ * - compact: kube-apiserver's protocol (storage/etcd3/compact.go): record the revision in `compact_rev_key`
+ *   (outside any prefix, shared with kube-apiserver), then Compact. `compactedRevision()` reads that key.
+ *
+ * Mutations go through etcd3's default fault handling, which retries a request that failed on the
+ * connection (UNAVAILABLE and the like); as with any etcd client, a write whose response was lost may be
+ * reported as KeyExists / Conflict against its own result.
+ */
+import { Etcd3, type ICompare, type IRangeResponse, type IRequestOp, type ITxnResponse } from 'etcd3';
+import {
+  Compacted,
+  Conflict,
+  FutureRevision,
+  KeyExists,
+  KeyNotFound,
+  type Backend,
+  type KeyValue,
+  type ListOptions,
+  type ListResult,
+  type Watch,
+} from '../backend.js';
+import { EtcdWatch, toKeyValue } from './_watch.js';
+
+export interface EtcdBackendOptions {
+  /** Client URLs, e.g. `http://127.0.0.1:2379`. */
+  readonly endpoints: readonly string[];
+  /**
+   * The part of etcd's key space this cluster owns, as kube-apiserver's `--etcd-prefix` (default
+   * `/registry/`). Keys are not rewritten: every key and list/watch prefix given to the backend must
+   * start with it, and a call that breaks this throws a RangeError (a bug in the caller).
+   */
+  readonly prefix?: string;
+  /** Undelivered events a watch buffers before it pauses its stream. Default 10000. */
+  readonly watchBufferEvents?: number;
+  /** Deadline of a unary request in milliseconds. Default 30000. */
+  readonly requestTimeoutMs?: number;
+}
+
+export const defaultEtcdPrefix = '/registry/';
+
+/** kube-apiserver's key for the last compacted revision (storage/etcd3/compact.go `compactRevKey`). */
+export const compactRevKey = 'compact_rev_key';
+
+/** The first key after every key with the prefix (clientv3.GetPrefixRangeEnd). */
+export function prefixRangeEnd(prefix: Buffer): Buffer {
+  const end = Buffer.from(prefix);
+  for (let i = end.length - 1; i >= 0; i--) {
+    if ((end[i] ?? 0) < 0xff) {
+      end[i] = (end[i] ?? 0) + 1;
+      return end.subarray(0, i + 1);
+    }
+  }
+  // Only 0xff bytes: everything after the prefix ("\0" means no end in etcd).
+  return Buffer.from([0]);
+}
+
+function bytes(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+function isCompactedError(err: unknown): boolean {
+  return errorMessage(err).includes('required revision has been compacted');
+}
+
+function isFutureRevisionError(err: unknown): boolean {
+  return errorMessage(err).includes('required revision is a future revision');
+}
+
+export class EtcdBackend implements Backend {
+  readonly #opts: EtcdBackendOptions;
+  readonly #prefix: string;
+  #client: Etcd3 | undefined;
+  readonly #watches = new Set<EtcdWatch>();
+  #closed = false;
+
+  constructor(opts: EtcdBackendOptions) {
+    if (opts.endpoints.length === 0) throw new Error('etcd backend needs at least one endpoint');
+    this.#opts = opts;
+    this.#prefix = opts.prefix ?? defaultEtcdPrefix;
+  }
+
+  get prefix(): string {
+    return this.#prefix;
+  }
+
+  /** Creates the client and checks that etcd answers. */
+  async start(): Promise<void> {
+    if (this.#client !== undefined || this.#closed) throw new Error('EtcdBackend.start() called twice');
+    const timeout = this.#opts.requestTimeoutMs ?? 30_000;
+    this.#client = new Etcd3({
+      hosts: [...this.#opts.endpoints],
+      defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
+    });
+    await this.currentRevision();
+  }
+
+  async currentRevision(): Promise<number> {
+    const res = await this.#range({ key: Buffer.from(compactRevKey), count_only: true });
+    return Number(res.header.revision);
+  }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    this.#checkKey(key);
+    const res = await this.#range({ key: Buffer.from(key) });
+    const kv = res.kvs[0];
+    return kv === undefined ? undefined : toKeyValue(kv);
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    this.#checkKey(prefix);
+    const start = opts.continueFrom === undefined ? Buffer.from(prefix) : Buffer.from(`${opts.continueFrom}\0`);
+    const revision = opts.revision !== undefined && opts.revision > 0 ? opts.revision : 0;
+    const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
+    const res = await this.#range({ key: start, range_end: prefixRangeEnd(Buffer.from(prefix)), revision, limit });
+    return {
+      items: res.kvs.map(toKeyValue),
+      revision: revision > 0 ? revision : Number(res.header.revision),
+      more: res.more,
+    };
+  }
+
+  async count(prefix: string): Promise<number> {
+    this.#checkKey(prefix);
+    const res = await this.#range({
+      key: Buffer.from(prefix),
+      range_end: prefixRangeEnd(Buffer.from(prefix)),
+      count_only: true,
+    });
+    return Number(res.count);
+  }
+
+  async create(key: string, value: Uint8Array): Promise<number> {
+    this.#checkKey(key);
+    const k = Buffer.from(key);
+    const res = await this.#txn(
+      [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
+      [{ request_put: { key: k, value: bytes(value) } }],
+      [],
+    );
+    if (!res.succeeded) throw new KeyExists(key);
+    return Number(res.header.revision);
+  }
+
+  async update(key: string, value: Uint8Array, expectedRevision: number): Promise<number> {
+    this.#checkKey(key);
+    const k = Buffer.from(key);
+    const res = await this.#txn(
+      [
+        { key: k, target: 'Create', result: 'Greater', create_revision: 0 },
+        { key: k, target: 'Mod', result: 'Equal', mod_revision: expectedRevision },
+      ],
+      [{ request_put: { key: k, value: bytes(value) } }],
+      [{ request_range: { key: k } }],
+    );
+    if (!res.succeeded) throw this.#preconditionFailure(key, res);
+    return Number(res.header.revision);
+  }
+
+  async delete(key: string, expectedRevision?: number): Promise<{ revision: number; prev: KeyValue }> {
+    this.#checkKey(key);
+    const k = Buffer.from(key);
+    const compare: ICompare[] = [{ key: k, target: 'Create', result: 'Greater', create_revision: 0 }];
+    if (expectedRevision !== undefined) {
+      compare.push({ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedRevision });
+    }
+    const res = await this.#txn(
+      compare,
+      [{ request_delete_range: { key: k, prev_kv: true } }],
+      [{ request_range: { key: k } }],
+    );
+    if (!res.succeeded) throw this.#preconditionFailure(key, res);
+    const prev = res.responses[0]?.response_delete_range.prev_kvs[0];
+    if (prev === undefined) throw new KeyNotFound(key);
+    return { revision: Number(res.header.revision), prev: toKeyValue(prev) };
+  }
+
+  watch(prefix: string, afterRevision: number): Watch {
+    this.#checkKey(prefix);
+    const w = new EtcdWatch({
+      client: this.#etcd(),
+      prefix: Buffer.from(prefix),
+      end: prefixRangeEnd(Buffer.from(prefix)),
+      afterRevision,
+      maxBuffered: Math.max(1, this.#opts.watchBufferEvents ?? 10_000),
+      onClose: (closed) => this.#watches.delete(closed),
+    });
+    this.#watches.add(w);
+    w.start();
+    return w;
+  }
+
+  async compact(revision: number): Promise<void> {
+    const client = this.#etcd();
+    const key = Buffer.from(compactRevKey);
+    for (;;) {
+      const cur = await this.#range({ key });
+      const current = Number(cur.header.revision);
+      if (revision > current) throw new FutureRevision(revision, current);
+      const kv = cur.kvs[0];
+      const recorded = kv === undefined ? 0 : Number(kv.value.toString());
+      if (revision <= recorded) return;
+      const res = await this.#txn(
+        [{ key, target: 'Mod', result: 'Equal', mod_revision: kv === undefined ? 0 : kv.mod_revision }],
+        [{ request_put: { key, value: Buffer.from(String(revision)) } }],
+        [],
+      );
+      if (res.succeeded) break;
+      // Another compactor moved the record meanwhile: look again.
+    }
+    try {
+      await client.kv.compact({ revision, physical: true });
+    } catch (err) {
+      // Someone (etcd's auto-compaction, another API server) already compacted further.
+      if (!isCompactedError(err)) throw err;
+    }
+  }
+
+  async compactedRevision(): Promise<number> {
+    const res = await this.#range({ key: Buffer.from(compactRevKey) });
+    const kv = res.kvs[0];
+    return kv === undefined ? 0 : Number(kv.value.toString());
+  }
+
+  async dbSize(): Promise<number> {
+    const status: object = await this.#etcd().maintenance.status();
+    const size = 'dbSize' in status ? status.dbSize : 'db_size' in status ? status.db_size : 0;
+    return Number(size);
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const w of [...this.#watches]) w.close();
+    this.#watches.clear();
+    const client = this.#client;
+    this.#client = undefined;
+    client?.close();
+  }
+
+  #etcd(): Etcd3 {
+    if (this.#client === undefined) {
+      throw new Error(this.#closed ? 'storage backend is closed' : 'storage backend is not started');
+    }
+    return this.#client;
+  }
+
+  #checkKey(key: string): void {
+    if (!key.startsWith(this.#prefix)) {
+      throw new RangeError(`key ${JSON.stringify(key)} is outside the storage prefix ${JSON.stringify(this.#prefix)}`);
+    }
+  }
+
+  async #range(req: Parameters<Etcd3['kv']['range']>[0]): Promise<IRangeResponse> {
+    try {
+      return await this.#etcd().kv.range(req);
+    } catch (err) {
+      throw await this.#translate(err, Number(req.revision ?? 0));
+    }
+  }
+
+  async #txn(compare: ICompare[], success: IRequestOp[], failure: IRequestOp[]): Promise<ITxnResponse> {
+    return this.#etcd().kv.txn({ compare, success, failure });
+  }
+
+  async #translate(err: unknown, requested: number): Promise<unknown> {
+    if (isCompactedError(err)) {
+      const compacted = await this.compactedRevision().catch(() => requested);
+      return new Compacted(requested, Math.max(compacted, requested));
+    }
+    if (isFutureRevisionError(err)) {
+      const current = await this.currentRevision().catch(() => requested - 1);
+      return new FutureRevision(requested, current);
+    }
+    return err;
+  }
+
+  #preconditionFailure(key: string, res: ITxnResponse): Error {
+    const kv = res.responses[0]?.response_range.kvs[0];
+    return kv === undefined ? new KeyNotFound(key) : new Conflict(key, toKeyValue(kv));
+  }
+}
+
+/** Opens a started etcd backend. */
+export async function openEtcdBackend(opts: EtcdBackendOptions): Promise<EtcdBackend> {
+  const backend = new EtcdBackend(opts);
+  try {
+    await backend.start();
+  } catch (err) {
+    await backend.close();
+    throw err;
+  }
+  return backend;
+}

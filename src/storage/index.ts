@@ -1,0 +1,64 @@
+/**
+ * The storage layer: the `Backend` seam and its two implementations. Other components open a backend
+ * through `openBackend` and use only the `Backend` interface.
+ */
+import type { Backend } from './backend.js';
+import { openEtcdBackend } from './etcd/etcd-backend.js';
+import { openSqliteBackend, type SqliteCompactionOptions } from './sqlite/sqlite-backend.js';
+
+export {
+  Compacted,
+  Conflict,
+  FutureRevision,
+  KeyExists,
+  KeyNotFound,
+  StorageError,
+  type Backend,
+  type KeyValue,
+  type ListOptions,
+  type ListResult,
+  type Watch,
+  type WatchEvent,
+  type WatchEventType,
+} from './backend.js';
+export {
+  SqliteBackend,
+  defaultSqliteFileName,
+  openSqliteBackend,
+  type SqliteBackendOptions,
+  type SqliteCompactionOptions,
+} from './sqlite/sqlite-backend.js';
+export {
+  EtcdBackend,
+  compactRevKey,
+  defaultEtcdPrefix,
+  openEtcdBackend,
+  type EtcdBackendOptions,
+} from './etcd/etcd-backend.js';
+
+/** Where and how to store the cluster's data. */
+export type OpenBackendOptions =
+  | {
+      readonly kind: 'sqlite';
+      /** Directory of the database file `kubemix.db`; created if missing. */
+      readonly dataDir: string;
+      /** Automatic compaction (default every 5 minutes), or false for none. */
+      readonly compaction?: SqliteCompactionOptions | false;
+    }
+  | {
+      readonly kind: 'etcd';
+      /** etcd client URLs, e.g. `http://127.0.0.1:2379`. */
+      readonly endpoints: string[];
+      /** Key space the cluster owns (default `/registry/`); keys must start with it. */
+      readonly prefix?: string;
+    };
+
+/** Opens a started backend; the caller must `close()` it. */
+export async function openBackend(opts: OpenBackendOptions): Promise<Backend> {
+  if (opts.kind === 'sqlite') {
+    return openSqliteBackend(
+      opts.compaction === undefined ? { dataDir: opts.dataDir } : { dataDir: opts.dataDir, compaction: opts.compaction },
+    );
+  }
+  return openEtcdBackend(opts.prefix === undefined ? { endpoints: opts.endpoints } : { endpoints: opts.endpoints, prefix: opts.prefix });
+}

@@ -1,0 +1,615 @@
+/**
+ * The embedded storage backend: one SQLite file, modelled on kine's revision log
+ * (https://github.com/k3s-io/kine, pkg/drivers/generic). Every write appends one row to `kv`; the row id
+ * is the revision. `current` maps each live key to its latest row so reads at the current revision are
+ * index lookups; reads at an older revision take, per key, the newest row at or below that revision.
+ *
+ * - Durability: WAL with synchronous=FULL. A write's promise resolves only after its transaction has been
+ *   committed (fsync'd), so an acknowledged write survives `kill -9` and power loss.
+ * - Group commit: writes issued in the same event-loop turn are queued and committed together in one
+ *   transaction at the next `setImmediate`; each write is still checked and applied on its own (a failed
+ *   precondition fails only that write).
+ * - Ownership: the file is opened with an exclusive lock; a second process (or a second backend in the
+ *   same process) cannot open it. That is what lets watch events come straight from the write path.
+ * - Compaction: see `SqliteCompactionOptions`.
+ */
+import { mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import {
+  Compacted,
+  Conflict,
+  FutureRevision,
+  KeyExists,
+  KeyNotFound,
+  type Backend,
+  type KeyValue,
+  type ListOptions,
+  type ListResult,
+  type Watch,
+  type WatchEvent,
+} from '../backend.js';
+import { prefixEnd } from './_keys.js';
+import { SqliteWatch, type WatchHost } from './_watch.js';
+
+/**
+ * Automatic compaction, in the spirit of kube-apiserver's compactor (`--etcd-compaction-interval`, 5 min):
+ * every `intervalMs` the backend compacts to the revision it saw at the previous tick, so at least one
+ * interval (5 to 10 minutes by default) of history stays readable, but it always keeps the last
+ * `minRetainRevisions` revisions (kine's `compactMinRetain`).
+ */
+export interface SqliteCompactionOptions {
+  /** Default 300000 (5 minutes). */
+  readonly intervalMs?: number;
+  /** Default 1000. */
+  readonly minRetainRevisions?: number;
+}
+
+export interface SqliteBackendOptions {
+  /** Directory of the database file; created if missing. */
+  readonly dataDir: string;
+  /** File name inside `dataDir`. Default `kubemix.db`. */
+  readonly fileName?: string;
+  /** Automatic compaction settings, or `false` for none (compact() still works). */
+  readonly compaction?: SqliteCompactionOptions | false;
+  /**
+   * Log rows handled per compaction batch. Each batch is one short transaction; the compactor yields to
+   * the event loop between batches so writers wait at most one batch (a few milliseconds). Default 500.
+   */
+  readonly compactionBatch?: number;
+  /** Undelivered events a live watcher may hold before it falls back to reading the log. Default 10000. */
+  readonly watchBufferEvents?: number;
+  /** Log rows a catching-up watcher reads per query. Default 1000. */
+  readonly watchReadBatch?: number;
+  /** Receives errors of the automatic compactor (which has no caller to reject). Default: ignored. */
+  readonly onBackgroundError?: (err: unknown) => void;
+}
+
+export const defaultSqliteFileName = 'kubemix.db';
+
+const schema = `
+CREATE TABLE IF NOT EXISTS kv (
+  id INTEGER PRIMARY KEY AUTOINCREMENT,
+  name TEXT NOT NULL,
+  created INTEGER NOT NULL,
+  deleted INTEGER NOT NULL,
+  create_revision INTEGER NOT NULL,
+  prev_revision INTEGER NOT NULL,
+  value BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS kv_name_id ON kv (name, id);
+CREATE TABLE IF NOT EXISTS current (
+  name TEXT PRIMARY KEY,
+  id INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS meta (
+  name TEXT PRIMARY KEY,
+  value INTEGER NOT NULL
+) WITHOUT ROWID;
+`;
+
+/** A row of `kv`. Deleted rows (tombstones) carry the deleted value and its createRevision. */
+interface LogRow {
+  id: number;
+  name: string;
+  created: number;
+  deleted: number;
+  create_revision: number;
+  prev_revision: number;
+  value: Buffer;
+}
+
+interface EventRow extends LogRow {
+  prev_value: Buffer | null;
+  prev_create_revision: number | null;
+}
+
+interface CurrentRow {
+  id: number;
+  create_revision: number;
+  value: Buffer;
+}
+
+type WriteOp =
+  | { readonly kind: 'create'; readonly key: string; readonly value: Buffer }
+  | { readonly kind: 'update'; readonly key: string; readonly value: Buffer; readonly expected: number }
+  | { readonly kind: 'delete'; readonly key: string; readonly expected: number | undefined };
+
+type WriteResult = { readonly revision: number; readonly prev: KeyValue | undefined };
+
+interface PendingWrite {
+  readonly op: WriteOp;
+  readonly resolve: (r: WriteResult) => void;
+  readonly reject: (e: unknown) => void;
+}
+
+type Outcome = { readonly ok: true; readonly result: WriteResult } | { readonly ok: false; readonly error: Error };
+
+function toBuffer(value: Uint8Array): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+function rowKeyValue(row: LogRow): KeyValue {
+  return { key: row.name, value: row.value, createRevision: row.create_revision, modRevision: row.id };
+}
+
+function rowEvent(row: EventRow): WatchEvent {
+  if (row.deleted !== 0) {
+    return {
+      type: 'delete',
+      kv: rowKeyValue(row),
+      prevKv: { key: row.name, value: row.value, createRevision: row.create_revision, modRevision: row.prev_revision },
+      revision: row.id,
+    };
+  }
+  const ev: WatchEvent = { type: 'put', kv: rowKeyValue(row), revision: row.id };
+  if (row.prev_revision === 0 || row.prev_value === null) return ev;
+  return {
+    ...ev,
+    prevKv: {
+      key: row.name,
+      value: row.prev_value,
+      createRevision: row.prev_create_revision ?? 0,
+      modRevision: row.prev_revision,
+    },
+  };
+}
+
+/** `name >= ? AND name < ?`, or only the lower bound for an unbounded range. */
+function rangeCondition(column: string, bounded: boolean): string {
+  return bounded ? `${column} >= @start AND ${column} < @end` : `${column} >= @start`;
+}
+
+/** Statements that exist in a bounded and an unbounded (empty prefix) variant. */
+interface RangeStatements {
+  listCurrent: Database.Statement<[Record<string, unknown>], LogRow>;
+  listAt: Database.Statement<[Record<string, unknown>], LogRow>;
+  count: Database.Statement<[Record<string, unknown>], number>;
+  readLog: Database.Statement<[Record<string, unknown>], EventRow>;
+}
+
+function prepareRange(db: Database.Database, bounded: boolean): RangeStatements {
+  return {
+    listCurrent: db.prepare<[Record<string, unknown>], LogRow>(
+      `SELECT kv.* FROM current c JOIN kv ON kv.id = c.id
+       WHERE ${rangeCondition('c.name', bounded)} AND c.name > @after
+       ORDER BY c.name LIMIT @limit`,
+    ),
+    listAt: db.prepare<[Record<string, unknown>], LogRow>(
+      `SELECT kv.* FROM (
+         SELECT name, MAX(id) AS id FROM kv
+         WHERE ${rangeCondition('name', bounded)} AND name > @after AND id <= @revision
+         GROUP BY name
+       ) m JOIN kv ON kv.id = m.id
+       WHERE kv.deleted = 0
+       ORDER BY kv.name LIMIT @limit`,
+    ),
+    count: db
+      .prepare<[Record<string, unknown>], number>(
+        `SELECT COUNT(*) FROM current c WHERE ${rangeCondition('c.name', bounded)}`,
+      )
+      .pluck(),
+    readLog: db.prepare<[Record<string, unknown>], EventRow>(
+      `SELECT kv.*, p.value AS prev_value, p.create_revision AS prev_create_revision
+       FROM kv LEFT JOIN kv p ON p.id = kv.prev_revision AND kv.deleted = 0
+       WHERE kv.id > @after AND ${rangeCondition('kv.name', bounded)}
+       ORDER BY kv.id LIMIT @limit`,
+    ),
+  };
+}
+
+class Statements {
+  readonly bounded: RangeStatements;
+  readonly unbounded: RangeStatements;
+  readonly getCurrent: Database.Statement<[string], CurrentRow>;
+  readonly insert: Database.Statement<[Record<string, unknown>]>;
+  readonly setCurrent: Database.Statement<[string, number]>;
+  readonly deleteCurrent: Database.Statement<[string]>;
+  readonly lastRevision: Database.Statement<[], number>;
+  readonly getMeta: Database.Statement<[string], number>;
+  readonly setMeta: Database.Statement<[string, number]>;
+  readonly compactSuperseded: Database.Statement<[Record<string, unknown>]>;
+  readonly compactTombstones: Database.Statement<[Record<string, unknown>]>;
+
+  constructor(db: Database.Database) {
+    this.bounded = prepareRange(db, true);
+    this.unbounded = prepareRange(db, false);
+    this.getCurrent = db.prepare<[string], CurrentRow>(
+      'SELECT kv.id, kv.create_revision, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.name = ?',
+    );
+    this.insert = db.prepare<[Record<string, unknown>]>(
+      `INSERT INTO kv (id, name, created, deleted, create_revision, prev_revision, value)
+       VALUES (@id, @name, @created, @deleted, @createRevision, @prevRevision, @value)`,
+    );
+    this.setCurrent = db.prepare<[string, number]>(
+      'INSERT INTO current (name, id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET id = excluded.id',
+    );
+    this.deleteCurrent = db.prepare<[string]>('DELETE FROM current WHERE name = ?');
+    this.lastRevision = db
+      .prepare<[], number>("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'kv'), 0)")
+      .pluck();
+    this.getMeta = db.prepare<[string], number>('SELECT value FROM meta WHERE name = ?').pluck();
+    this.setMeta = db.prepare<[string, number]>(
+      'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
+    );
+    // A row at or below the compaction revision is history once a later row at or below that revision
+    // replaced it (its successor points back to it through prev_revision); tombstones there are history too.
+    this.compactSuperseded = db.prepare<[Record<string, unknown>]>(
+      `DELETE FROM kv WHERE id IN (
+         SELECT prev_revision FROM kv WHERE id > @lo AND id <= @hi AND prev_revision > 0
+       )`,
+    );
+    this.compactTombstones = db.prepare<[Record<string, unknown>]>(
+      'DELETE FROM kv WHERE id > @lo AND id <= @hi AND deleted = 1',
+    );
+  }
+
+  range(end: string | undefined): RangeStatements {
+    return end === undefined ? this.unbounded : this.bounded;
+  }
+}
+
+/** Meta rows: the revision history is compacted to, and how far the deletions of that compaction got. */
+const metaCompactRevision = 'compact_revision';
+const metaCompactDone = 'compact_done';
+
+export class SqliteBackend implements Backend {
+  readonly #opts: SqliteBackendOptions;
+  readonly #file: string;
+  #db: Database.Database | undefined;
+  #stmts: Statements | undefined;
+  #writeBatch: ((batch: readonly PendingWrite[]) => { outcomes: Outcome[]; events: WatchEvent[] }) | undefined;
+  #revision = 0;
+  #compactRevision = 0;
+  #queue: PendingWrite[] = [];
+  #flushScheduled = false;
+  readonly #watchers = new Set<SqliteWatch>();
+  readonly #allWatches = new Set<SqliteWatch>();
+  #compaction: Promise<void> = Promise.resolve();
+  #compactTimer: NodeJS.Timeout | undefined;
+  #revisionAtLastTick = 0;
+  #closed = false;
+  readonly #host: WatchHost;
+
+  constructor(opts: SqliteBackendOptions) {
+    this.#opts = opts;
+    this.#file = join(opts.dataDir, opts.fileName ?? defaultSqliteFileName);
+    this.#host = {
+      committedRevision: () => this.#revision,
+      compactedRevision: () => this.#compactRevision,
+      readLog: (start, end, after, limit) =>
+        this.#statements()
+          .range(end)
+          .readLog.all({ start, end, after, limit })
+          .map(rowEvent),
+      attach: (w) => this.#watchers.add(w),
+      detach: (w) => {
+        this.#watchers.delete(w);
+      },
+    };
+  }
+
+  /** The database file. */
+  get file(): string {
+    return this.#file;
+  }
+
+  /** Opens (creating if needed) the database and starts the automatic compactor. */
+  start(): void {
+    if (this.#db !== undefined || this.#closed) throw new Error('SqliteBackend.start() called twice');
+    mkdirSync(this.#opts.dataDir, { recursive: true });
+    // No busy wait: the only other user of the file can be another process holding its exclusive lock.
+    const db = new Database(this.#file, { timeout: 0 });
+    try {
+      // Exclusive locking before the first access: no other connection can use the file, and WAL needs
+      // no shared memory. FULL makes every commit durable before its writes are acknowledged.
+      db.pragma('locking_mode = EXCLUSIVE');
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = FULL');
+      db.exec(schema);
+    } catch (err) {
+      db.close();
+      if (err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY')) {
+        throw new Error(`storage file ${this.#file} is in use by another kubemix process`, { cause: err });
+      }
+      throw err;
+    }
+    this.#db = db;
+    const stmts = new Statements(db);
+    this.#stmts = stmts;
+    this.#writeBatch = db.transaction((batch: readonly PendingWrite[]) => this.#applyBatch(stmts, batch));
+    this.#revision = stmts.lastRevision.get() ?? 0;
+    this.#compactRevision = stmts.getMeta.get(metaCompactRevision) ?? 0;
+    this.#revisionAtLastTick = this.#revision;
+    if ((stmts.getMeta.get(metaCompactDone) ?? 0) < this.#compactRevision) {
+      // A compaction was interrupted (crash or close): finish it in the background.
+      this.#compaction = this.#runCompaction(this.#compactRevision).catch((err: unknown) => this.#backgroundError(err));
+    }
+    const compaction = this.#opts.compaction;
+    if (compaction !== false) {
+      const interval = compaction?.intervalMs ?? 300_000;
+      this.#compactTimer = setInterval(() => this.#compactTick(compaction?.minRetainRevisions ?? 1000), interval);
+      this.#compactTimer.unref();
+    }
+  }
+
+  async currentRevision(): Promise<number> {
+    this.#statements();
+    return this.#revision;
+  }
+
+  async get(key: string): Promise<KeyValue | undefined> {
+    const row = this.#statements().getCurrent.get(key);
+    if (row === undefined) return undefined;
+    return { key, value: row.value, createRevision: row.create_revision, modRevision: row.id };
+  }
+
+  async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
+    const stmts = this.#statements();
+    const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
+    const end = prefixEnd(prefix);
+    const params = {
+      start: prefix,
+      end,
+      after: opts.continueFrom ?? '',
+      // One extra row tells whether the limit cut the result.
+      limit: limit > 0 ? limit + 1 : -1,
+      revision: 0,
+    };
+    let revision = this.#revision;
+    let rows: LogRow[];
+    if (opts.revision !== undefined && opts.revision > 0 && opts.revision !== this.#revision) {
+      this.#checkReadable(opts.revision);
+      revision = opts.revision;
+      rows = stmts.range(end).listAt.all({ ...params, revision });
+    } else {
+      rows = stmts.range(end).listCurrent.all(params);
+    }
+    const more = limit > 0 && rows.length > limit;
+    if (more) rows.length = limit;
+    return { items: rows.map(rowKeyValue), revision, more };
+  }
+
+  async count(prefix: string): Promise<number> {
+    const end = prefixEnd(prefix);
+    return this.#statements().range(end).count.get({ start: prefix, end }) ?? 0;
+  }
+
+  async create(key: string, value: Uint8Array): Promise<number> {
+    return (await this.#enqueue({ kind: 'create', key, value: toBuffer(value) })).revision;
+  }
+
+  async update(key: string, value: Uint8Array, expectedRevision: number): Promise<number> {
+    return (await this.#enqueue({ kind: 'update', key, value: toBuffer(value), expected: expectedRevision }))
+      .revision;
+  }
+
+  async delete(key: string, expectedRevision?: number): Promise<{ revision: number; prev: KeyValue }> {
+    const r = await this.#enqueue({ kind: 'delete', key, expected: expectedRevision });
+    if (r.prev === undefined) throw new Error('delete committed without a previous value');
+    return { revision: r.revision, prev: r.prev };
+  }
+
+  watch(prefix: string, afterRevision: number): Watch {
+    this.#statements();
+    const w = new SqliteWatch({
+      host: this.#host,
+      prefix,
+      end: prefixEnd(prefix),
+      afterRevision,
+      maxBuffered: Math.max(1, this.#opts.watchBufferEvents ?? 10_000),
+      readBatch: Math.max(1, this.#opts.watchReadBatch ?? 1000),
+    });
+    this.#allWatches.add(w);
+    w.begin();
+    return w;
+  }
+
+  async compact(revision: number): Promise<void> {
+    const stmts = this.#statements();
+    if (revision > this.#revision) throw new FutureRevision(revision, this.#revision);
+    if (revision <= this.#compactRevision) return;
+    // Raise the mark first: from now on reads and watches below it fail, so nobody sees half-deleted history.
+    stmts.setMeta.run(metaCompactRevision, revision);
+    this.#compactRevision = revision;
+    const previous = this.#compaction;
+    const run = previous.then(() => this.#runCompaction(revision));
+    this.#compaction = run.catch(() => undefined);
+    await run;
+  }
+
+  async compactedRevision(): Promise<number> {
+    this.#statements();
+    return this.#compactRevision;
+  }
+
+  async dbSize(): Promise<number> {
+    this.#statements();
+    let size = 0;
+    for (const f of [this.#file, `${this.#file}-wal`]) {
+      try {
+        size += statSync(f).size;
+      } catch {
+        // The WAL file may not exist.
+      }
+    }
+    return size;
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#compactTimer !== undefined) clearInterval(this.#compactTimer);
+    this.#compactTimer = undefined;
+    if (this.#db === undefined) return;
+    // Commit what callers already handed us, so no promise is left pending.
+    this.#flush();
+    for (const w of [...this.#allWatches]) w.close();
+    this.#allWatches.clear();
+    this.#watchers.clear();
+    await this.#compaction;
+    this.#db.close();
+    this.#db = undefined;
+    this.#stmts = undefined;
+  }
+
+  #statements(): Statements {
+    if (this.#stmts === undefined) {
+      throw new Error(this.#closed ? 'storage backend is closed' : 'storage backend is not started');
+    }
+    return this.#stmts;
+  }
+
+  #checkReadable(revision: number): void {
+    if (revision > this.#revision) throw new FutureRevision(revision, this.#revision);
+    if (revision < this.#compactRevision) throw new Compacted(revision, this.#compactRevision);
+  }
+
+  #enqueue(op: WriteOp): Promise<WriteResult> {
+    this.#statements();
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ op, resolve, reject });
+      if (!this.#flushScheduled) {
+        this.#flushScheduled = true;
+        setImmediate(() => this.#flush());
+      }
+    });
+  }
+
+  /** Commits every queued write in one transaction, then acknowledges them and feeds the watchers. */
+  #flush(): void {
+    this.#flushScheduled = false;
+    const batch = this.#queue;
+    if (batch.length === 0 || this.#writeBatch === undefined) return;
+    this.#queue = [];
+    let outcomes: Outcome[];
+    let events: WatchEvent[];
+    try {
+      ({ outcomes, events } = this.#writeBatch(batch));
+    } catch (err) {
+      // Nothing was committed (the transaction rolled back); the in-memory revision is unchanged.
+      for (const p of batch) p.reject(err);
+      return;
+    }
+    const last = events[events.length - 1];
+    if (last !== undefined) this.#revision = last.revision;
+    if (events.length > 0) for (const w of [...this.#watchers]) w.offer(events);
+    batch.forEach((p, i) => {
+      const outcome = outcomes[i];
+      if (outcome === undefined) p.reject(new Error('write lost in batch'));
+      else if (outcome.ok) p.resolve(outcome.result);
+      else p.reject(outcome.error);
+    });
+  }
+
+  /** Runs inside the batch transaction. Revisions are assigned here: this process is the only writer. */
+  #applyBatch(stmts: Statements, batch: readonly PendingWrite[]): { outcomes: Outcome[]; events: WatchEvent[] } {
+    let revision = this.#revision;
+    const outcomes: Outcome[] = [];
+    const events: WatchEvent[] = [];
+    for (const { op } of batch) {
+      const cur = stmts.getCurrent.get(op.key);
+      const curKv: KeyValue | undefined =
+        cur === undefined
+          ? undefined
+          : { key: op.key, value: cur.value, createRevision: cur.create_revision, modRevision: cur.id };
+      if (op.kind === 'create') {
+        if (curKv !== undefined) {
+          outcomes.push({ ok: false, error: new KeyExists(op.key) });
+          continue;
+        }
+        revision++;
+        stmts.insert.run({
+          id: revision,
+          name: op.key,
+          created: 1,
+          deleted: 0,
+          createRevision: revision,
+          prevRevision: 0,
+          value: op.value,
+        });
+        stmts.setCurrent.run(op.key, revision);
+        const kv = { key: op.key, value: op.value, createRevision: revision, modRevision: revision };
+        events.push({ type: 'put', kv, revision });
+        outcomes.push({ ok: true, result: { revision, prev: undefined } });
+        continue;
+      }
+      if (curKv === undefined) {
+        outcomes.push({ ok: false, error: new KeyNotFound(op.key) });
+        continue;
+      }
+      if (op.expected !== undefined && op.expected !== curKv.modRevision) {
+        outcomes.push({ ok: false, error: new Conflict(op.key, curKv) });
+        continue;
+      }
+      revision++;
+      if (op.kind === 'update') {
+        stmts.insert.run({
+          id: revision,
+          name: op.key,
+          created: 0,
+          deleted: 0,
+          createRevision: curKv.createRevision,
+          prevRevision: curKv.modRevision,
+          value: op.value,
+        });
+        stmts.setCurrent.run(op.key, revision);
+        const kv = { key: op.key, value: op.value, createRevision: curKv.createRevision, modRevision: revision };
+        events.push({ type: 'put', kv, prevKv: curKv, revision });
+        outcomes.push({ ok: true, result: { revision, prev: curKv } });
+      } else {
+        stmts.insert.run({
+          id: revision,
+          name: op.key,
+          created: 0,
+          deleted: 1,
+          createRevision: curKv.createRevision,
+          prevRevision: curKv.modRevision,
+          value: curKv.value,
+        });
+        stmts.deleteCurrent.run(op.key);
+        events.push({ type: 'delete', kv: { ...curKv, modRevision: revision }, prevKv: curKv, revision });
+        outcomes.push({ ok: true, result: { revision, prev: curKv } });
+      }
+    }
+    return { outcomes, events };
+  }
+
+  /** Deletes superseded rows up to `revision` in short transactions, resuming where the last run stopped. */
+  async #runCompaction(revision: number): Promise<void> {
+    const batchSize = Math.max(1, this.#opts.compactionBatch ?? 500);
+    const stmts = this.#statements();
+    const db = this.#db;
+    if (db === undefined) return;
+    const step = db.transaction((lo: number, hi: number) => {
+      stmts.compactSuperseded.run({ lo, hi });
+      stmts.compactTombstones.run({ lo, hi });
+      stmts.setMeta.run(metaCompactDone, hi);
+    });
+    let done = stmts.getMeta.get(metaCompactDone) ?? 0;
+    while (done < revision && !this.#closed) {
+      const hi = Math.min(done + batchSize, revision);
+      step(done, hi);
+      done = hi;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  #compactTick(minRetain: number): void {
+    const target = Math.min(this.#revisionAtLastTick, this.#revision - minRetain);
+    this.#revisionAtLastTick = this.#revision;
+    if (target <= this.#compactRevision) return;
+    this.compact(target).catch((err: unknown) => this.#backgroundError(err));
+  }
+
+  #backgroundError(err: unknown): void {
+    this.#opts.onBackgroundError?.(err);
+  }
+}
+
+/** Opens a started SQLite backend. */
+export function openSqliteBackend(opts: SqliteBackendOptions): SqliteBackend {
+  const backend = new SqliteBackend(opts);
+  backend.start();
+  return backend;
+}

@@ -1,0 +1,180 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import Database from 'better-sqlite3';
+import { registerBackendConformance, takeEvents } from '../conformance/suite.js';
+import { prefixEnd } from './_keys.js';
+import { openSqliteBackend, type SqliteBackendOptions } from './sqlite-backend.js';
+
+const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+
+async function tempDir(): Promise<string> {
+  return mkdtemp(join(tmpdir(), 'kubemix-sqlite-'));
+}
+
+registerBackendConformance({
+  name: 'sqlite',
+  async fixture() {
+    const dataDir = await tempDir();
+    return {
+      root: '/registry/',
+      openOptions: { kind: 'sqlite', dataDir, compaction: false },
+      open: async () => openSqliteBackend({ dataDir, compaction: false }),
+      cleanup: () => rm(dataDir, { recursive: true, force: true }),
+    };
+  },
+});
+
+/** Runs `body` with a backend over a temporary directory, then closes it and removes the directory. */
+async function withBackend(
+  opts: Omit<SqliteBackendOptions, 'dataDir'>,
+  body: (b: ReturnType<typeof openSqliteBackend>, dataDir: string) => Promise<void>,
+): Promise<void> {
+  const dataDir = await tempDir();
+  const b = openSqliteBackend({ compaction: false, ...opts, dataDir });
+  try {
+    await body(b, dataDir);
+  } finally {
+    await b.close();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
+void test('prefixEnd is the first string after every string with the prefix', () => {
+  const cases: { name: string; prefix: string; want: string | undefined }[] = [
+    { name: 'increments the last character', prefix: '/registry/pods/', want: '/registry/pods0' },
+    { name: 'empty prefix has no end', prefix: '', want: undefined },
+    { name: 'skips the surrogate block', prefix: 'a\ud7ff', want: 'a\ue000' },
+    { name: 'carries over U+10FFFF', prefix: 'a\u{10ffff}', want: 'b' },
+    { name: 'only U+10FFFF has no end', prefix: '\u{10ffff}', want: undefined },
+  ];
+  for (const tc of cases) assert.equal(prefixEnd(tc.prefix), tc.want, tc.name);
+});
+
+void test('a new store is at revision 0 and stores one file kubemix.db', () =>
+  withBackend({}, async (b, dataDir) => {
+    assert.equal(await b.currentRevision(), 0);
+    assert.equal(await b.compactedRevision(), 0);
+    assert.equal(b.file, join(dataDir, 'kubemix.db'));
+    assert.ok((await b.dbSize()) > 0);
+    assert.equal(await b.create('/registry/a', enc('1')), 1);
+  }));
+
+void test('the database file cannot be opened twice', () =>
+  withBackend({}, async (_b, dataDir) => {
+    assert.throws(() => openSqliteBackend({ dataDir, compaction: false }), /is in use by another kubemix process/);
+  }));
+
+void test('writes issued in the same tick commit together and keep their order', () =>
+  withBackend({}, async (b) => {
+    const key = '/registry/pods/default/a';
+    const results = await Promise.allSettled([
+      b.create(key, enc('1')),
+      b.create(key, enc('2')),
+      b.update(key, enc('3'), 1),
+      b.delete(key, 1),
+      b.delete(key, 2),
+      b.create(key, enc('4')),
+    ]);
+    assert.deepEqual(
+      results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).name)),
+      [1, 'KeyExists', 2, 'Conflict', { revision: 3, prev: { key, value: Buffer.from('3'), createRevision: 1, modRevision: 2 } }, 4],
+    );
+  }));
+
+void test('a slow watcher falls back to reading the log and still sees every event once', () =>
+  withBackend({ watchBufferEvents: 5, watchReadBatch: 7 }, async (b) => {
+    const watch = b.watch('/registry/', 0);
+    try {
+      const revs: number[] = [];
+      for (let round = 0; round < 10; round++) {
+        revs.push(
+          ...(await Promise.all(Array.from({ length: 10 }, (_, i) => b.create(`/registry/p${round}-${i}`, enc('x'))))),
+        );
+      }
+      const events = await takeEvents(watch, 100);
+      assert.deepEqual(
+        events.map((ev) => ev.revision),
+        revs.sort((x, y) => x - y),
+      );
+      const live = await b.create('/registry/live', enc('y'));
+      assert.deepEqual(
+        (await takeEvents(watch, 1)).map((ev) => ev.revision),
+        [live],
+      );
+    } finally {
+      watch.close();
+    }
+  }));
+
+void test('a slow watcher that falls behind a compaction fails with Compacted', () =>
+  withBackend({ watchBufferEvents: 2 }, async (b) => {
+    const watch = b.watch('/registry/', 0);
+    try {
+      let rev = await b.create('/registry/a', enc('0'));
+      for (let i = 1; i < 10; i++) rev = await b.update('/registry/a', enc(String(i)), rev);
+      await b.compact(rev);
+      await assert.rejects(takeEvents(watch, 10), { name: 'Compacted' });
+    } finally {
+      watch.close();
+    }
+  }));
+
+void test('compaction deletes superseded rows and tombstones, in batches that let writers through', async () => {
+  const dataDir = await tempDir();
+  try {
+    const b = openSqliteBackend({ dataDir, compaction: false, compactionBatch: 20 });
+    let rev = 0;
+    for (let i = 0; i < 50; i++) await b.create(`/registry/k${i}`, enc('0'));
+    for (let round = 1; round <= 20; round++) {
+      const revs = await Promise.all(
+        Array.from({ length: 50 }, (_, i) => b.update(`/registry/k${i}`, enc(String(round)), i + 1 + (round - 1) * 50)),
+      );
+      rev = Math.max(...revs);
+    }
+    const deleted = await Promise.all(Array.from({ length: 10 }, (_, i) => b.delete(`/registry/k${i}`)));
+    const target = Math.max(...deleted.map((d) => d.revision));
+    const compaction = b.compact(target);
+    let compactionDone = false;
+    void compaction.then(() => {
+      compactionDone = true;
+    });
+    const during = await b.create('/registry/during', enc('w'));
+    assert.equal(compactionDone, false, 'a write completed while the compaction was still running');
+    await compaction;
+    assert.ok(during > rev);
+    const live = await b.list('/registry/');
+    assert.equal(live.items.length, 41);
+    assert.ok(live.items.every((kv) => kv.key === '/registry/during' || new TextDecoder().decode(kv.value) === '20'));
+    await b.close();
+    const db = new Database(join(dataDir, 'kubemix.db'), { readonly: true });
+    try {
+      const rows = db.prepare('SELECT COUNT(*) FROM kv').pluck().get();
+      assert.equal(rows, 41, 'one row per live key is left');
+    } finally {
+      db.close();
+    }
+    const reopened = openSqliteBackend({ dataDir, compaction: false });
+    try {
+      assert.equal(await reopened.compactedRevision(), target);
+      assert.equal(await reopened.currentRevision(), during);
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+void test('the automatic compactor keeps the last minRetainRevisions and one interval of history', () =>
+  withBackend({ compaction: { intervalMs: 30, minRetainRevisions: 5 } }, async (b) => {
+    let rev = await b.create('/registry/a', enc('0'));
+    for (let i = 1; i < 20; i++) rev = await b.update('/registry/a', enc(String(i)), rev);
+    // First tick records the revision; the second compacts to min(that revision, current - 5).
+    const deadline = Date.now() + 5000;
+    while ((await b.compactedRevision()) !== rev - 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    assert.equal(await b.compactedRevision(), rev - 5);
+    assert.equal((await b.list('/registry/', { revision: rev - 5 })).items.length, 1);
+  }));
