@@ -1,0 +1,383 @@
+import assert from 'node:assert/strict';
+import { describe, test } from 'node:test';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { apiErrors } from '../api/errors.js';
+import { resources } from '../api/resources.js';
+import type { KubeList, KubeObject, ListOptions } from './client.js';
+import { FakeClock } from './clock.js';
+import { FakeClient, settle, waitUntil } from './_fake-client.js';
+import { createInformer, isNewerResourceVersion, objectKey, type Informer } from './informer.js';
+
+function pod(name: string, rv: string, nodeName = ''): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'ns', resourceVersion: rv, uid: `uid-${name}` },
+    spec: { containers: [{ name: 'c', image: 'nginx' }], ...(nodeName !== '' ? { nodeName } : {}) },
+  };
+}
+
+function podList(items: Pod[], rv: string, cont?: string): KubeList<KubeObject> {
+  return { apiVersion: 'v1', kind: 'PodList', metadata: { resourceVersion: rv, ...(cont !== undefined ? { continue: cont } : {}) }, items };
+}
+
+/** Records handler calls as strings: `add a@1`, `update a@1->a@2`, `delete a@2`. */
+function recorder(inf: Informer<Pod>, log: string[], prefix = ''): void {
+  const s = (p: Pod): string => `${p.metadata?.name ?? ''}@${p.metadata?.resourceVersion ?? ''}`;
+  inf.addHandlers({
+    onAdd: (p) => log.push(`${prefix}add ${s(p)}`),
+    onUpdate: (o, n) => log.push(`${prefix}update ${s(o)}->${s(n)}`),
+    onDelete: (p) => log.push(`${prefix}delete ${s(p)}`),
+  });
+}
+
+function silent(): { log: (m: string, e?: unknown) => void; messages: string[] } {
+  const messages: string[] = [];
+  return { messages, log: (m) => messages.push(m) };
+}
+
+void describe('informer', () => {
+  void test('objectKey is namespace/name, or name for cluster-scoped objects', () => {
+    assert.equal(objectKey(pod('a', '1')), 'ns/a');
+    assert.equal(objectKey({ metadata: { name: 'n1' } }), 'n1');
+  });
+
+  void test('resourceVersions compare as integers when both are integers', () => {
+    assert.equal(isNewerResourceVersion('10', '9'), true);
+    assert.equal(isNewerResourceVersion('9', '10'), false);
+    assert.equal(isNewerResourceVersion('10', '10'), false);
+    assert.equal(isNewerResourceVersion('abc', 'abd'), true);
+    assert.equal(isNewerResourceVersion('abc', 'abc'), false);
+  });
+
+  void test('lists in pages, then watches from the list resourceVersion with bookmarks', async (t) => {
+    const client = new FakeClient();
+    const pages: Record<string, KubeList<KubeObject>> = {
+      '': podList([pod('a', '1'), pod('b', '2')], '10', 'c1'),
+      c1: podList([pod('c', '3'), pod('d', '4')], '10', 'c2'),
+      c2: podList([pod('e', '5')], '10'),
+    };
+    client.onList = (_res, opts: ListOptions) => Promise.resolve(pages[opts.continue ?? ''] ?? podList([], '10'));
+    const inf = createInformer<Pod>(client, resources.pods, {
+      namespace: 'ns',
+      labelSelector: 'app=web',
+      fieldSelector: 'spec.nodeName=n1',
+      pageSize: 2,
+      clock: new FakeClock(),
+    });
+    const log: string[] = [];
+    recorder(inf, log);
+    inf.start();
+    t.after(() => inf.stop());
+    await inf.waitForSync();
+    assert.equal(inf.hasSynced(), true);
+    assert.deepEqual(
+      client.calls.filter((c) => c.verb === 'list').map((c) => c.opts),
+      [
+        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2 },
+        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, continue: 'c1' },
+        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, continue: 'c2' },
+      ],
+    );
+    assert.deepEqual(log, ['add a@1', 'add b@2', 'add c@3', 'add d@4', 'add e@5']);
+    assert.deepEqual(
+      inf.list().map((p) => p.metadata?.name),
+      ['a', 'b', 'c', 'd', 'e'],
+    );
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    const w = client.watches[0];
+    assert.ok(w !== undefined);
+    assert.equal(w.opts.resourceVersion, '10');
+    assert.equal(w.opts.allowWatchBookmarks, true);
+    assert.equal(w.opts.namespace, 'ns');
+    assert.equal(w.opts.labelSelector, 'app=web');
+    assert.equal(w.opts.fieldSelector, 'spec.nodeName=n1');
+    assert.equal(inf.lastSyncResourceVersion(), '10');
+  });
+
+  void test('list items without apiVersion and kind get them from the resource type', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([{ metadata: { name: 'x', namespace: 'ns', resourceVersion: '1' } }], '1'));
+    const inf = createInformer<Pod>(client, resources.pods, { clock: new FakeClock() });
+    inf.start();
+    t.after(() => inf.stop());
+    await inf.waitForSync();
+    assert.equal(inf.get('ns/x')?.kind, 'Pod');
+    assert.equal(inf.get('ns/x')?.apiVersion, 'v1');
+  });
+
+  void test('watch events reach every handler in order; stale events are ignored', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([pod('a', '5')], '5'));
+    const inf = createInformer<Pod>(client, resources.pods, { clock: new FakeClock() });
+    const log: string[] = [];
+    recorder(inf, log, '1:');
+    recorder(inf, log, '2:');
+    inf.start();
+    t.after(() => inf.stop());
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    const w = client.watches[0];
+    assert.ok(w !== undefined);
+    w.send('ADDED', pod('b', '6'));
+    w.send('MODIFIED', pod('a', '7'));
+    w.send('MODIFIED', pod('a', '6')); // older than what the cache holds
+    w.send('ADDED', pod('b', '6')); // a replay of what the cache holds
+    w.send('DELETED', pod('b', '8'));
+    w.send('DELETED', pod('zz', '9')); // never seen
+    w.send('BOOKMARK', { metadata: { resourceVersion: '12' } });
+    await waitUntil(() => inf.lastSyncResourceVersion() === '12', 'the bookmark');
+    assert.deepEqual(log, [
+      '1:add a@5',
+      '2:add a@5',
+      '1:add b@6',
+      '2:add b@6',
+      '1:update a@5->a@7',
+      '2:update a@5->a@7',
+      '1:delete b@8',
+      '2:delete b@8',
+    ]);
+    assert.deepEqual(
+      inf.list().map((p) => `${p.metadata?.name ?? ''}@${p.metadata?.resourceVersion ?? ''}`),
+      ['a@7'],
+    );
+  });
+
+  void test('when the server ends the watch it re-watches from the last resourceVersion seen', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([], '5'));
+    const clock = new FakeClock();
+    const inf = createInformer<Pod>(client, resources.pods, { clock });
+    inf.start();
+    t.after(() => inf.stop());
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    client.watches[0]?.send('ADDED', pod('a', '9'));
+    await waitUntil(() => inf.get('ns/a') !== undefined, 'the add');
+    client.watches[0]?.end();
+    await waitUntil(() => client.watches.length === 2, 'the second watch');
+    assert.equal(client.watches[1]?.opts.resourceVersion, '9');
+    assert.equal(client.calls.filter((c) => c.verb === 'list').length, 1, 'no relist');
+  });
+
+  void test('a watch that ends at once without events backs off before re-watching', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([], '5'));
+    const clock = new FakeClock();
+    const inf = createInformer<Pod>(client, resources.pods, { clock });
+    inf.start();
+    t.after(() => inf.stop());
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    client.watches[0]?.end();
+    await settle();
+    assert.equal(client.watches.length, 1);
+    clock.step(799);
+    await settle();
+    assert.equal(client.watches.length, 1);
+    clock.step(1);
+    await waitUntil(() => client.watches.length === 2, 'the second watch');
+  });
+
+  void test('a 410 ERROR event relists and turns the difference into updates, adds and deletes', async (t) => {
+    const client = new FakeClient();
+    let listed = 0;
+    client.onList = () => {
+      listed++;
+      return Promise.resolve(
+        listed === 1 ? podList([pod('a', '1'), pod('b', '2'), pod('c', '3')], '3') : podList([pod('a', '7'), pod('c', '3'), pod('d', '8')], '9'),
+      );
+    };
+    const inf = createInformer<Pod>(client, resources.pods, { clock: new FakeClock() });
+    const log: string[] = [];
+    recorder(inf, log);
+    inf.start();
+    t.after(() => inf.stop());
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    log.length = 0;
+    client.watches[0]?.send('ERROR', {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Failure',
+      message: 'too old resource version: 3 (5)',
+      reason: 'Expired',
+      code: 410,
+    } as unknown as Pod);
+    await waitUntil(() => client.watches.length === 2, 'the watch after the relist');
+    assert.equal(listed, 2);
+    assert.deepEqual(log, ['update a@1->a@7', 'add d@8', 'delete b@2']);
+    assert.equal(client.watches[1]?.opts.resourceVersion, '9');
+    assert.equal(client.watches[0]?.closed, true);
+  });
+
+  void test('a watch failing with an ApiError 410 relists too', async (t) => {
+    const client = new FakeClient();
+    let listed = 0;
+    client.onList = () => {
+      listed++;
+      return Promise.resolve(podList([pod('a', String(listed))], String(listed)));
+    };
+    const inf = createInformer<Pod>(client, resources.pods, { clock: new FakeClock() });
+    inf.start();
+    t.after(() => inf.stop());
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    client.watches[0]?.fail(apiErrors.resourceExpired('too old resource version: 1 (4)'));
+    await waitUntil(() => client.watches.length === 2, 'the watch after the relist');
+    assert.equal(listed, 2);
+    assert.equal(inf.get('ns/a')?.metadata?.resourceVersion, '2');
+  });
+
+  void test('list failures back off 800 ms doubling', async (t) => {
+    const client = new FakeClient();
+    let attempts = 0;
+    client.onList = () => {
+      attempts++;
+      return attempts <= 3 ? Promise.reject(new Error('connection refused')) : Promise.resolve(podList([], '1'));
+    };
+    const clock = new FakeClock();
+    const s = silent();
+    const inf = createInformer<Pod>(client, resources.pods, { clock, log: s.log });
+    inf.start();
+    t.after(() => inf.stop());
+    await settle();
+    assert.equal(attempts, 1);
+    clock.step(800);
+    await settle();
+    assert.equal(attempts, 2);
+    clock.step(1599);
+    await settle();
+    assert.equal(attempts, 2, 'the second backoff is 1600 ms');
+    clock.step(1);
+    await settle();
+    assert.equal(attempts, 3);
+    clock.step(3200);
+    await inf.waitForSync();
+    assert.equal(attempts, 4);
+    assert.deepEqual(s.messages, ['list failed', 'list failed', 'list failed']);
+  });
+
+  void test('watch failures back off and re-watch from the last resourceVersion without relisting', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([], '4'));
+    const clock = new FakeClock();
+    const s = silent();
+    const inf = createInformer<Pod>(client, resources.pods, { clock, log: s.log });
+    inf.start();
+    t.after(() => inf.stop());
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    client.watches[0]?.fail(apiErrors.internal('boom'));
+    await settle();
+    clock.step(800);
+    await waitUntil(() => client.watches.length === 2, 'the second watch');
+    assert.equal(client.watches[1]?.opts.resourceVersion, '4');
+    assert.equal(client.calls.filter((c) => c.verb === 'list').length, 1);
+    assert.deepEqual(s.messages, ['watch failed']);
+  });
+
+  void test('the backoff is capped at 30 s', async (t) => {
+    const client = new FakeClient();
+    let attempts = 0;
+    client.onList = () => {
+      attempts++;
+      return Promise.reject(new Error('down'));
+    };
+    const clock = new FakeClock();
+    const inf = createInformer<Pod>(client, resources.pods, { clock, log: () => undefined });
+    inf.start();
+    t.after(() => inf.stop());
+    await settle();
+    for (const ms of [800, 1600, 3200, 6400, 12800, 25600, 30000, 30000]) {
+      const before = attempts;
+      clock.step(ms - 1);
+      await settle();
+      assert.equal(attempts, before, `not before ${ms} ms`);
+      clock.step(1);
+      await settle();
+      assert.equal(attempts, before + 1, `after ${ms} ms`);
+    }
+  });
+
+  void test('a handler that throws is logged and does not stop other handlers', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([pod('a', '1')], '1'));
+    const s = silent();
+    const inf = createInformer<Pod>(client, resources.pods, { clock: new FakeClock(), log: s.log });
+    inf.addHandlers({
+      onAdd: () => {
+        throw new Error('handler bug');
+      },
+    });
+    const log: string[] = [];
+    recorder(inf, log);
+    inf.start();
+    t.after(() => inf.stop());
+    await inf.waitForSync();
+    assert.deepEqual(log, ['add a@1']);
+    assert.deepEqual(s.messages, ['event handler failed']);
+  });
+
+  void test('a handler added after sync first gets onAdd for every cached object', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([pod('a', '1'), pod('b', '2')], '2'));
+    const inf = createInformer<Pod>(client, resources.pods, { clock: new FakeClock() });
+    inf.start();
+    t.after(() => inf.stop());
+    await inf.waitForSync();
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    const log: string[] = [];
+    recorder(inf, log);
+    assert.deepEqual(log, ['add a@1', 'add b@2']);
+    client.watches[0]?.send('MODIFIED', pod('b', '3'));
+    await waitUntil(() => log.length === 3, 'the update');
+    assert.deepEqual(log[2], 'update b@2->b@3');
+  });
+
+  void test('indexers follow adds, updates and deletes', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([pod('a', '1', 'n1'), pod('b', '2', 'n1'), pod('c', '3')], '3'));
+    const inf = createInformer<Pod>(client, resources.pods, {
+      clock: new FakeClock(),
+      indexers: { nodeName: (p) => (p.spec?.nodeName !== undefined ? [p.spec.nodeName] : []) },
+    });
+    inf.start();
+    t.after(() => inf.stop());
+    await inf.waitForSync();
+    const names = (v: string): string[] => inf.byIndex('nodeName', v).map((p) => p.metadata?.name ?? '').sort();
+    assert.deepEqual(names('n1'), ['a', 'b']);
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    client.watches[0]?.send('MODIFIED', pod('b', '4', 'n2'));
+    client.watches[0]?.send('MODIFIED', pod('c', '5', 'n2'));
+    client.watches[0]?.send('DELETED', pod('a', '6', 'n1'));
+    await waitUntil(() => inf.lastSyncResourceVersion() === '6', 'the events');
+    assert.deepEqual(names('n1'), []);
+    assert.deepEqual(names('n2'), ['b', 'c']);
+    assert.throws(() => inf.byIndex('nope', 'x'), /Index with name nope does not exist/);
+  });
+
+  void test('stop closes the watch, cancels retries and is idempotent', async () => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([], '1'));
+    const clock = new FakeClock();
+    const inf = createInformer<Pod>(client, resources.pods, { clock });
+    inf.start();
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    inf.stop();
+    inf.stop();
+    assert.equal(client.watches[0]?.closed, true);
+    await settle();
+    assert.equal(clock.pendingTimers(), 0);
+    assert.equal(client.watches.length, 1);
+  });
+
+  void test('waitForSync rejects when stopped before sync or aborted', async () => {
+    const client = new FakeClient();
+    client.onList = () => new Promise(() => undefined);
+    const inf = createInformer<Pod>(client, resources.pods, { clock: new FakeClock() });
+    inf.start();
+    const ac = new AbortController();
+    const aborted = inf.waitForSync(ac.signal);
+    ac.abort(new Error('test gave up'));
+    await assert.rejects(aborted, /test gave up/);
+    const pending = inf.waitForSync();
+    inf.stop();
+    await assert.rejects(pending, /informer for pods stopped before it synced/);
+  });
+});
