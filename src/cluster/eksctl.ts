@@ -213,7 +213,10 @@ export function readEksctlConfig(doc: YamlMap, reader: ConfigReader): ClusterSpe
       if (m === undefined) return;
       const spec = readEksGroup(m, path, managed, ctx, reader);
       if (spec === undefined) return;
-      if (groupNames.has(spec.name)) reader.add(fieldErrors.duplicate(path.child('name'), spec.name));
+      if (groupNames.has(spec.name)) {
+        reader.add(fieldErrors.duplicate(path.child('name'), spec.name));
+        return;
+      }
       groupNames.add(spec.name);
       groups.push({ spec, path });
     });

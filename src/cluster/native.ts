@@ -126,7 +126,10 @@ export function readNativeConfig(doc: YamlMap, reader: ConfigReader): ClusterSpe
     }
     const spec = readGroup(m, path, reader);
     if (spec === undefined) return;
-    if (groupNames.has(spec.name)) reader.add(fieldErrors.duplicate(path.child('name'), spec.name));
+    if (groupNames.has(spec.name)) {
+      reader.add(fieldErrors.duplicate(path.child('name'), spec.name));
+      return;
+    }
     groupNames.add(spec.name);
     groups.push({ spec, path });
   });
