@@ -14,9 +14,10 @@ export const controlPlaneLabels: Readonly<Record<string, string>> = {
 export const controlPlaneTaint: TaintSpec = { key: 'node-role.kubernetes.io/control-plane', effect: 'NoSchedule' };
 
 /** The names of a group's nodes: its explicit `names`, else `<group>-1` .. `<group>-<count>`. */
-export function nodeNamesOf(group: Pick<NodeGroupSpec, 'name' | 'count' | 'names'>): string[] {
+export function nodeNamesOf(group: Pick<NodeGroupSpec, 'name' | 'count' | 'names' | 'nodeNamePrefix'>): string[] {
   if (group.names !== undefined) return [...group.names];
-  return Array.from({ length: group.count }, (_, i) => `${group.name}-${i + 1}`);
+  const prefix = group.nodeNamePrefix ?? group.name;
+  return Array.from({ length: group.count }, (_, i) => `${prefix}-${i + 1}`);
 }
 
 /** Node names must be DNS-1123 subdomains and unique across the cluster. */

@@ -351,3 +351,18 @@ void test('a group of desiredCapacity 0 has no nodes', () => {
     ['busy-1'],
   );
 });
+
+void test('eksctl group names may have upper case; node names are lower case and the labels keep the name', () => {
+  const spec = parseClusterConfig(header + 'nodeGroups:\n  - {name: LinuxNG, desiredCapacity: 1}\n', 'u.yaml');
+  const [n] = expandCluster(spec);
+  assert.ok(n);
+  assert.equal(n.name, 'linuxng-1');
+  assert.equal(n.group, 'LinuxNG');
+  assert.equal(n.labels['alpha.eksctl.io/nodegroup-name'], 'LinuxNG');
+});
+
+void test('eksctl names must be letters, digits and dashes', () => {
+  assert.deepEqual(errorsOf(header + 'nodeGroups:\n  - {name: linux_ng}\n'), [
+    'eks.yaml: nodeGroups[0].name: Invalid value: "linux_ng": name must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*',
+  ]);
+});

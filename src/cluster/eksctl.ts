@@ -17,7 +17,7 @@
 import { createHash } from 'node:crypto';
 import { fieldErrors, Path } from '../api/field-errors.js';
 import { checkNodeNames } from './_groups.js';
-import { ConfigReader, isDNS1123Label, isMap, type YamlMap } from './_validation.js';
+import { ConfigReader, isMap, type YamlMap } from './_validation.js';
 import { type AmiFamily, amiFamilies, amiTypes, defaultAmiFamily } from './catalog/amis.js';
 import {
   eksCpuReservedMillis,
@@ -159,6 +159,10 @@ const managedGroupFields = new Set([
   'nodeRepairConfig',
 ]);
 
+/** eksctl's rule for cluster and node group names (`IsInvalidNameArg`, `ErrInvalidName`). */
+const eksctlNamePattern = /^[a-zA-Z][-a-zA-Z0-9]*$/;
+const eksctlNameMessage = 'name must satisfy regular expression pattern: [a-zA-Z][-a-zA-Z0-9]*';
+
 interface ClusterContext {
   readonly clusterName: string;
   readonly region: string;
@@ -186,7 +190,9 @@ export function readEksctlConfig(doc: YamlMap, reader: ConfigReader): ClusterSpe
     if (clusterName === undefined && meta['name'] === undefined) reader.add(fieldErrors.required(metaPath.child('name')));
     if (clusterName === '') reader.add(fieldErrors.required(metaPath.child('name')));
     if (clusterName !== undefined && clusterName !== '') {
-      for (const msg of isDNS1123Label(clusterName.toLowerCase())) reader.add(fieldErrors.invalid(metaPath.child('name'), clusterName, msg));
+      if (!eksctlNamePattern.test(clusterName)) {
+        reader.add(fieldErrors.invalid(metaPath.child('name'), clusterName, eksctlNameMessage));
+      }
     }
     region = reader.string(meta['region'], metaPath.child('region')) ?? eksctlDefaultRegion;
     reader.string(meta['version'], metaPath.child('version'));
@@ -241,7 +247,10 @@ function readEksGroup(
 
   const name = reader.string(m['name'], path.child('name'));
   if (name === undefined && m['name'] === undefined) reader.add(fieldErrors.required(path.child('name')));
-  if (name !== undefined) for (const msg of isDNS1123Label(name)) reader.add(fieldErrors.invalid(path.child('name'), name, msg));
+  // eksctl's own rule (validateNodeGroupName): letters, digits and '-'; node names use the name in lower case.
+  if (name !== undefined && !eksctlNamePattern.test(name)) {
+    reader.add(fieldErrors.invalid(path.child('name'), name, eksctlNameMessage));
+  }
 
   const family = readAmi(m, path, reader);
   const instanceType = readInstanceType(m, path, managed, reader);
@@ -305,6 +314,7 @@ function readEksGroup(
   return {
     name,
     count,
+    ...(name !== name.toLowerCase() ? { nodeNamePrefix: name.toLowerCase() } : {}),
     os,
     arch,
     ...(family.windowsBuild !== undefined ? { windowsBuild: family.windowsBuild } : {}),

@@ -37,8 +37,13 @@ export interface EksNodeGroupInfo {
 export interface NodeGroupSpec {
   readonly name: string;
   readonly count: number;
-  /** Explicit node names (exactly `count` of them); otherwise nodes are `<name>-1` .. `<name>-<count>`. */
+  /** Explicit node names (exactly `count` of them); otherwise nodes are `<prefix>-1` .. `<prefix>-<count>`. */
   readonly names?: readonly string[];
+  /**
+   * What generated node names start with when it is not `name`: eksctl allows upper case in group names,
+   * node names are lower case.
+   */
+  readonly nodeNamePrefix?: string;
   readonly os: NodeOS;
   readonly arch: NodeArch;
   /** `10.0.<build>`; set exactly for Windows groups. */
