@@ -482,10 +482,11 @@ class HttpWatchStream<T> implements WatchStream<T> {
   attach(res: http.IncomingMessage): void {
     this.res = res;
     res.on('data', (chunk: Buffer) => this.onData(chunk));
-    res.on('end', () => this.finish());
-    // A connection dropped mid-stream ends the watch, as client-go's StreamWatcher stops on an unexpected EOF.
-    res.on('error', () => this.finish());
-    res.on('close', () => this.finish());
+    res.on('end', () => this.finish(true));
+    // A connection dropped mid-stream ends the watch, as client-go's StreamWatcher stops on an unexpected EOF;
+    // a partial last line is dropped.
+    res.on('error', () => this.finish(false));
+    res.on('close', () => this.finish(false));
   }
 
   [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
@@ -547,9 +548,9 @@ class HttpWatchStream<T> implements WatchStream<T> {
     }
   }
 
-  private finish(): void {
+  private finish(clean: boolean): void {
     if (this.ended) return;
-    if (this.pending.length > 0) {
+    if (clean && this.pending.length > 0) {
       const rest = Buffer.concat(this.pending);
       this.pending = [];
       this.parseLine(rest);
