@@ -449,7 +449,8 @@ export class ApiHandler {
       close: (): void => finish(),
     };
     const rv = q.get('resourceVersion') ?? undefined;
-    stop = await this.o.store.watch(
+    try {
+      stop = await this.o.store.watch(
       def,
       {
         ...(def.namespaced && namespace !== '' ? { namespace } : {}),
@@ -458,7 +459,17 @@ export class ApiHandler {
         ...(rv !== undefined ? { resourceVersion: sendInitialEvents && rv === '' ? '0' : rv } : {}),
       },
       sink,
-    );
+      );
+    } catch (e) {
+      // kube-apiserver's cacher answers a too-old resourceVersion with an ERROR event, not an HTTP error.
+      if (isApiError(e) && e.code === 410) {
+        const text = `{"type":"ERROR","object":${JSON.stringify(e.toStatus())}}\n`;
+        res.writeHead(200, { 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+        res.end(text);
+        return;
+      }
+      throw e;
+    }
     res.writeHead(200, { 'Content-Type': accept.table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
     started = true;
     lastRv = Math.max(lastRv, Number(rv ?? 0) || 0);

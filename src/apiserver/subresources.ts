@@ -207,7 +207,7 @@ export class Subresources {
     if (method === 'PUT') {
       const body = (await r.readBody()) as { metadata?: { resourceVersion?: string }; spec?: { replicas?: number } };
       pinned = body.metadata?.resourceVersion;
-      apply = () => body as Record<string, unknown>;
+      apply = () => body;
     } else if (method === 'PATCH') {
       const raw = await readRaw(r.req);
       const kind = patchKind(r.req.headers['content-type'] ?? '');
@@ -215,7 +215,7 @@ export class Subresources {
       if (patcher === undefined || kind === 'apply') throw apiErrors.unsupportedMediaType(r.req.headers['content-type'] ?? '');
       const body = JSON.parse(raw.toString('utf8')) as unknown;
       const scaleDef = { ...def, group: 'autoscaling', version: 'v1', resource: 'scale', kind: 'Scale' } as ResourceDef;
-      apply = (scale) => patcher.patch(scaleDef, scale as StoredObject, kind, body) as Record<string, unknown>;
+      apply = (scale) => patcher.patch(scaleDef, scale, kind, body);
     } else {
       throw apiErrors.methodNotAllowed();
     }
@@ -230,7 +230,7 @@ export class Subresources {
           { type: 'FieldValueInvalid', field: 'spec.replicas', badValue: replicas ?? null, detail: 'must be greater than or equal to 0' },
         ]);
       }
-      return { ...live, spec: { ...((live['spec'] ?? {}) as object), replicas } };
+      return { ...live, spec: { ...((live['spec'] ?? {})), replicas } };
     });
     send(r.res, 200, this.toScale(def, object));
   }

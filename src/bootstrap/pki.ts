@@ -9,7 +9,6 @@ import { join } from 'node:path';
 import { x509 } from './_x509.js';
 
 type CryptoKey = webcrypto.CryptoKey;
-type CryptoKeyPair = webcrypto.CryptoKeyPair;
 
 const ecAlg = { name: 'ECDSA', namedCurve: 'P-256', hash: 'SHA-256' } as const;
 
@@ -47,7 +46,7 @@ function dnValue(v: string): string {
 }
 
 export async function createCa(commonName = 'kubernetes', validDays = 3650): Promise<KeyPairPem> {
-  const keys = (await webcrypto.subtle.generateKey(ecAlg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(ecAlg, true, ['sign', 'verify']));
   const notBefore = new Date(Date.now() - 60_000);
   const cert = await x509.X509CertificateGenerator.createSelfSigned({
     serialNumber: serial(),
@@ -76,7 +75,7 @@ export interface LeafOptions {
 
 /** Issues a certificate for a new key pair, signed by the CA. */
 export async function issueCertificate(ca: KeyPairPem, opts: LeafOptions): Promise<KeyPairPem> {
-  const keys = (await webcrypto.subtle.generateKey(ecAlg, true, ['sign', 'verify'])) as CryptoKeyPair;
+  const keys = (await webcrypto.subtle.generateKey(ecAlg, true, ['sign', 'verify']));
   const certPem = await signPublicKey(ca, keys.publicKey, opts);
   return { certPem, keyPem: await exportKeyPem(keys.privateKey) };
 }

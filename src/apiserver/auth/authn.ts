@@ -51,7 +51,7 @@ export class Authenticator {
       const cert = socket.getPeerCertificate();
       const cn = cert.subject?.CN;
       if (typeof cn === 'string' && cn !== '') {
-        const o = cert.subject.O as string | string[] | undefined;
+        const o = cert.subject.O;
         const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
         return { kind: 'user', user: withAuthenticated({ username: cn, groups }) };
       }

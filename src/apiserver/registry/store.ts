@@ -208,7 +208,7 @@ export class Store {
 
   private async listContinue(def: ResourceDef, q: ListQuery, filter: WatchFilter): Promise<ListResult> {
     const token = decodeContinue(q.continue ?? '');
-    return this.listAtRevision(def, q, filter, token.rv, def.keyPrefix + token.start.replace(/\u0000$/, ''));
+    return this.listAtRevision(def, q, filter, token.rv, def.keyPrefix + (token.start.endsWith('\u0000') ? token.start.slice(0, -1) : token.start));
   }
 
   /** A list read from storage at an exact revision (continuations and resourceVersionMatch=Exact). */
@@ -597,7 +597,7 @@ export class Store {
       }
       if (finalizers.length > 0) md.finalizers = finalizers;
       else delete md.finalizers;
-      if (isNamespace) next['status'] = { ...((next['status'] ?? {}) as object), phase: 'Terminating' };
+      if (isNamespace) next['status'] = { ...((next['status'] ?? {})), phase: 'Terminating' };
       if (JSON.stringify(next) === JSON.stringify(live)) return { kind: 'object', object: live, code: 200 };
       if (ctx.dryRun) return { kind: 'object', object: next, code: 200 };
       try {

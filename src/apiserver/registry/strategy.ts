@@ -164,7 +164,9 @@ export function selectableFields(def: ResourceDef, obj: StoredObject): Record<st
 }
 
 function str(v: unknown): string {
-  return typeof v === 'string' ? v : v === undefined || v === null ? '' : String(v);
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  return '';
 }
 
 /** Resources whose DELETE answers the object rather than a Status (`ReturnDeletedObject`). */

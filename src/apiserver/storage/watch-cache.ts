@@ -385,7 +385,10 @@ export class CacheDispatcher {
   private wake(): void {
     if (this.waiters.length === 0) return;
     const still: typeof this.waiters = [];
-    for (const w of this.waiters) (w.rev <= this.revision ? w.resolve() : still.push(w));
+    for (const w of this.waiters) {
+      if (w.rev <= this.revision) w.resolve();
+      else still.push(w);
+    }
     this.waiters = still;
   }
 

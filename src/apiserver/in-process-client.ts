@@ -1,0 +1,283 @@
+/**
+ * The in-process `Client`: the same registry, admission, validation and watch cache as HTTP requests,
+ * without sockets or JSON over the wire. Objects are copied in and out, so callers can never change
+ * what the server holds (as over HTTP).
+ */
+import { apiErrors, isApiError, type Status } from '../api/errors.js';
+import { parseSelector } from '../api/labels.js';
+import { parseFieldSelector } from '../api/fields.js';
+import { apiVersionOf, type ResourceType } from '../api/resources.js';
+import type {
+  Client,
+  DeleteOptions,
+  KubeList,
+  KubeObject,
+  ListOptions,
+  PatchType,
+  WatchEvent,
+  WatchEventType,
+  WatchOptions,
+  WatchStream,
+  WriteOptions,
+} from '../client/client.js';
+import { patchContentTypes } from '../client/client.js';
+import type { ApiServer } from './server.js';
+import { forbiddenMessage } from './auth/authz.js';
+import type { ResourceDef } from './discovery/resource-defs.js';
+import type { RequestContext } from './registry/store.js';
+import type { UserInfo } from './registry/policy.js';
+import { cachedJson, type CachedObject, type StoredObject } from './storage/watch-cache.js';
+
+function copy<T>(v: unknown): T {
+  return JSON.parse(JSON.stringify(v)) as T;
+}
+
+export interface InProcessClientOptions {
+  /** Who the component is (authorization and NodeRestriction see this user). */
+  user: UserInfo;
+  /** The field manager recorded in managedFields (default: the user name's last segment). */
+  fieldManager?: string;
+}
+
+export class InProcessClient implements Client {
+  constructor(
+    private readonly server: ApiServer,
+    private readonly o: InProcessClientOptions,
+  ) {}
+
+  private def(res: ResourceType): ResourceDef {
+    const def = this.server.table.get(res.group, res.version, res.resource);
+    if (def === undefined) throw apiErrors.notFound({ group: res.group, resource: res.resource }, '');
+    return def;
+  }
+
+  private ctx(opts?: { dryRun?: boolean; fieldManager?: string }): RequestContext {
+    return {
+      user: this.o.user,
+      dryRun: opts?.dryRun === true,
+      fieldManager: opts?.fieldManager ?? this.o.fieldManager ?? this.o.user.username.split(':').pop() ?? 'kubemix',
+    };
+  }
+
+  private async authorize(def: ResourceDef, verb: string, namespace: string, name: string, subresource = ''): Promise<void> {
+    const attrs = {
+      user: this.o.user,
+      verb,
+      resourceRequest: true,
+      group: def.group,
+      version: def.version,
+      resource: def.resource,
+      subresource,
+      namespace,
+      name,
+      path: '',
+    };
+    const d = await this.server.authorizer.authorize(attrs);
+    if (d.decision !== 'allow') {
+      throw apiErrors.forbidden({ group: def.group, resource: def.resource }, name, forbiddenMessage(attrs));
+    }
+  }
+
+  private ns(def: ResourceDef, namespace: string | undefined): string {
+    return def.namespaced ? (namespace ?? '') : '';
+  }
+
+  async get<T extends KubeObject>(res: ResourceType, name: string, opts?: { namespace?: string; subresource?: string }): Promise<T> {
+    const def = this.def(res);
+    const ns = this.ns(def, opts?.namespace);
+    await this.authorize(def, 'get', ns, name, opts?.subresource ?? '');
+    return copy<T>(await this.server.store.get(def, ns, name));
+  }
+
+  async list<T extends KubeObject>(res: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
+    const def = this.def(res);
+    const ns = def.namespaced && opts.namespace !== undefined && opts.namespace !== '' ? opts.namespace : undefined;
+    await this.authorize(def, 'list', ns ?? '', '');
+    const result = await this.server.store.list(def, {
+      ...(ns !== undefined ? { namespace: ns } : {}),
+      labelSelector: parseSelector(opts.labelSelector ?? ''),
+      fieldSelector: parseFieldSelector(opts.fieldSelector ?? ''),
+      ...(opts.limit !== undefined ? { limit: opts.limit } : {}),
+      ...(opts.continue !== undefined ? { continue: opts.continue } : {}),
+      ...(opts.resourceVersion !== undefined ? { resourceVersion: opts.resourceVersion } : {}),
+      ...(opts.resourceVersionMatch !== undefined ? { resourceVersionMatch: opts.resourceVersionMatch } : {}),
+    });
+    const metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: result.resourceVersion };
+    if (result.continue !== undefined) metadata.continue = result.continue;
+    if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
+    return {
+      apiVersion: apiVersionOf(def),
+      kind: `${def.kind}List`,
+      metadata,
+      items: result.items.map((c) => JSON.parse(cachedJson(c)) as T),
+    };
+  }
+
+  watch<T extends KubeObject>(res: ResourceType, opts: WatchOptions = {}): WatchStream<T> {
+    const def = this.def(res);
+    const queue: WatchEvent<T>[] = [];
+    let wake: (() => void) | undefined;
+    let done = false;
+    let stop: (() => void) | undefined;
+    const notify = (): void => {
+      const w = wake;
+      wake = undefined;
+      w?.();
+    };
+    const close = (): void => {
+      if (done) return;
+      done = true;
+      stop?.();
+      notify();
+    };
+    const sink = {
+      push: (type: WatchEventType, c: CachedObject): void => {
+        if (done) return;
+        queue.push({ type, object: JSON.parse(cachedJson(c)) as T });
+        notify();
+      },
+      close: (): void => close(),
+    };
+    const ns = def.namespaced && opts.namespace !== undefined && opts.namespace !== '' ? opts.namespace : undefined;
+    const started = (async () => {
+      await this.authorize(def, 'watch', ns ?? '', '');
+      stop = await this.server.store.watch(
+        def,
+        {
+          ...(ns !== undefined ? { namespace: ns } : {}),
+          labelSelector: parseSelector(opts.labelSelector ?? ''),
+          fieldSelector: parseFieldSelector(opts.fieldSelector ?? ''),
+          ...(opts.resourceVersion !== undefined ? { resourceVersion: opts.resourceVersion } : {}),
+        },
+        sink,
+      );
+      if (done) stop();
+    })().catch((e: unknown) => {
+      if (isApiError(e)) queue.push({ type: 'ERROR', object: e.toStatus() as unknown as T });
+      else queue.push({ type: 'ERROR', object: apiErrors.internal(String(e)).toStatus() as unknown as T });
+      done = true;
+      notify();
+    });
+    void started;
+    const timeout = opts.timeoutSeconds !== undefined ? setTimeout(close, opts.timeoutSeconds * 1000) : undefined;
+    timeout?.unref();
+    return {
+      close,
+      [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+        return {
+          next: async (): Promise<IteratorResult<WatchEvent<T>>> => {
+            for (;;) {
+              const e = queue.shift();
+              if (e !== undefined) return { value: e, done: false };
+              if (done) {
+                if (timeout !== undefined) clearTimeout(timeout);
+                return { value: undefined, done: true };
+              }
+              await new Promise<void>((resolve) => (wake = resolve));
+            }
+          },
+          return: async (): Promise<IteratorResult<WatchEvent<T>>> => {
+            close();
+            return { value: undefined, done: true };
+          },
+        };
+      },
+    };
+  }
+
+  async create<T extends KubeObject>(res: ResourceType, obj: T, opts: WriteOptions = {}): Promise<T> {
+    const def = this.def(res);
+    const ns = this.ns(def, opts.namespace ?? obj.metadata?.namespace);
+    await this.authorize(def, 'create', ns, obj.metadata?.name ?? '');
+    return copy<T>(await this.server.store.create(def, ns, copy<StoredObject>(obj), this.ctx(opts)));
+  }
+
+  async update<T extends KubeObject>(res: ResourceType, obj: T, opts: WriteOptions = {}): Promise<T> {
+    const def = this.def(res);
+    const name = obj.metadata?.name ?? '';
+    const ns = this.ns(def, opts.namespace ?? obj.metadata?.namespace);
+    const sub = opts.subresource ?? '';
+    await this.authorize(def, 'update', ns, name, sub);
+    const { object } = await this.server.store.update(def, ns, name, sub, copy<StoredObject>(obj), this.ctx(opts));
+    return copy<T>(object);
+  }
+
+  async patch<T extends KubeObject>(
+    res: ResourceType,
+    name: string,
+    type: PatchType,
+    patch: unknown,
+    opts: WriteOptions & { force?: boolean } = {},
+  ): Promise<T> {
+    const def = this.def(res);
+    const ns = this.ns(def, opts.namespace);
+    const sub = opts.subresource ?? '';
+    await this.authorize(def, 'patch', ns, name, sub);
+    const q = new URLSearchParams();
+    if (opts.force === true) q.set('force', 'true');
+    if (opts.fieldManager !== undefined) q.set('fieldManager', opts.fieldManager);
+    else if (type === 'apply') q.set('fieldManager', this.ctx().fieldManager);
+    const { object } = await this.server.subresources.patch(
+      def,
+      ns,
+      name,
+      sub,
+      patchContentTypes[type],
+      Buffer.from(JSON.stringify(patch)),
+      this.ctx(opts),
+      q,
+    );
+    return copy<T>(object);
+  }
+
+  async delete<T extends KubeObject>(res: ResourceType, name: string, opts: DeleteOptions = {}): Promise<T | Status> {
+    const def = this.def(res);
+    const ns = this.ns(def, opts.namespace);
+    await this.authorize(def, 'delete', ns, name);
+    const result = await this.server.store.delete(
+      def,
+      ns,
+      name,
+      {
+        ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
+        ...(opts.propagationPolicy !== undefined ? { propagationPolicy: opts.propagationPolicy } : {}),
+        ...(opts.preconditions !== undefined ? { preconditions: opts.preconditions } : {}),
+      },
+      this.ctx(opts),
+    );
+    return result.kind === 'status' ? copy<Status>(result.status) : copy<T>(result.object);
+  }
+
+  async deleteCollection(res: ResourceType, opts: ListOptions & DeleteOptions = {}): Promise<void> {
+    const def = this.def(res);
+    const ns = def.namespaced && opts.namespace !== undefined && opts.namespace !== '' ? opts.namespace : undefined;
+    await this.authorize(def, 'deletecollection', ns ?? '', '');
+    await this.server.store.deleteCollection(
+      def,
+      {
+        ...(ns !== undefined ? { namespace: ns } : {}),
+        labelSelector: parseSelector(opts.labelSelector ?? ''),
+        fieldSelector: parseFieldSelector(opts.fieldSelector ?? ''),
+      },
+      {
+        ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
+        ...(opts.propagationPolicy !== undefined ? { propagationPolicy: opts.propagationPolicy } : {}),
+      },
+      this.ctx(opts),
+    );
+  }
+
+  async createSubresource<R = unknown>(res: ResourceType, name: string, subresource: string, body: unknown, opts: { namespace?: string } = {}): Promise<R> {
+    const def = this.def(res);
+    const ns = this.ns(def, opts.namespace);
+    await this.authorize(def, 'create', ns, name, subresource);
+    const b = copy<Record<string, unknown>>(body);
+    if (def.group === '' && def.resource === 'pods' && subresource === 'binding') {
+      return (await this.server.subresources.bindPod(def, ns, name, b, this.ctx())) as R;
+    }
+    if (def.group === '' && def.resource === 'pods' && subresource === 'eviction') {
+      return (await this.server.subresources.evictPod(def, ns, name, b, this.ctx())) as R;
+    }
+    throw apiErrors.methodNotAllowed();
+  }
+}
