@@ -1,0 +1,186 @@
+/**
+ * Kubelet pod admission (`pkg/kubelet/lifecycle/predicate.go`, `predicateAdmitHandler.Admit`), in upstream
+ * order: the OS label check, the OS field check, then `scheduler.AdmissionCheck` (resources, node affinity,
+ * node name, host ports) and untolerated NoExecute taints. Only the first failure is reported.
+ */
+import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration } from 'kubernetes-types/core/v1.js';
+import { requirementMatches, type Operator } from '../../api/labels.js';
+import { parseQuantity, quantityMilliValue, quantityValue } from '../../api/quantity.js';
+
+export type AdmitResult = { readonly admit: true } | { readonly admit: false; readonly reason: string; readonly message: string };
+
+export const admissionReasons = {
+  PodOSSelectorNodeLabelDoesNotMatch: 'PodOSSelectorNodeLabelDoesNotMatch',
+  PodOSNotSupported: 'PodOSNotSupported',
+  OutOfCPU: 'OutOfcpu',
+  OutOfMemory: 'OutOfmemory',
+  OutOfEphemeralStorage: 'OutOfephemeral-storage',
+  OutOfPods: 'OutOfpods',
+  NodeAffinity: 'NodeAffinity',
+  NodeName: 'NodeName',
+  NodePorts: 'NodePorts',
+  TaintToleration: 'TaintToleration',
+} as const;
+
+const osLabel = 'kubernetes.io/os';
+
+/** Requests of a pod as the scheduler counts them: max(sum of containers, each init container) + overhead. */
+export function podRequests(pod: Pod): Map<string, number> {
+  const sum = new Map<string, number>();
+  const add = (m: Map<string, number>, name: string, v: number): void => {
+    m.set(name, (m.get(name) ?? 0) + v);
+  };
+  const amount = (name: string, q: string): number => (name === 'cpu' ? quantityMilliValue(parseQuantity(q)) : quantityValue(parseQuantity(q)));
+  for (const c of pod.spec?.containers ?? []) for (const [k, v] of Object.entries(c.resources?.requests ?? {})) add(sum, k, amount(k, v));
+  // Restartable (sidecar) init containers run alongside the app containers.
+  const sidecars = new Map<string, number>();
+  for (const c of pod.spec?.initContainers ?? []) {
+    const reqs = Object.entries(c.resources?.requests ?? {});
+    if (c.restartPolicy === 'Always') {
+      for (const [k, v] of reqs) add(sidecars, k, amount(k, v));
+      continue;
+    }
+    for (const [k, v] of reqs) {
+      const need = amount(k, v) + (sidecars.get(k) ?? 0);
+      if (need > (sum.get(k) ?? 0) + (sidecars.get(k) ?? 0)) sum.set(k, need - (sidecars.get(k) ?? 0));
+    }
+  }
+  for (const [k, v] of sidecars) add(sum, k, v);
+  for (const [k, v] of Object.entries(pod.spec?.overhead ?? {})) add(sum, k, amount(k, v));
+  return sum;
+}
+
+function allocatableAmount(node: Node, name: string): number {
+  const q = node.status?.allocatable?.[name];
+  if (q === undefined) return 0;
+  return name === 'cpu' ? quantityMilliValue(parseQuantity(q)) : quantityValue(parseQuantity(q));
+}
+
+function nodeSelectorRequirementMatches(r: NodeSelectorRequirement, labels: Record<string, string>): boolean {
+  const op = r.operator as Operator;
+  return requirementMatches({ key: r.key, operator: op, values: r.values ?? [] }, labels);
+}
+
+function termMatches(term: NodeSelectorTerm, node: Node): boolean {
+  const exprs = term.matchExpressions ?? [];
+  const fields = term.matchFields ?? [];
+  if (exprs.length === 0 && fields.length === 0) return false;
+  const labels = node.metadata?.labels ?? {};
+  if (!exprs.every((r) => nodeSelectorRequirementMatches(r, labels))) return false;
+  return fields.every((r) => r.key === 'metadata.name' && nodeSelectorRequirementMatches(r, { 'metadata.name': node.metadata?.name ?? '' }));
+}
+
+/** nodeSelector and required node affinity (`nodeaffinity.GetRequiredNodeAffinity(pod).Match(node)`). */
+export function podMatchesNodeAffinity(pod: Pod, node: Node): boolean {
+  const labels = node.metadata?.labels ?? {};
+  for (const [k, v] of Object.entries(pod.spec?.nodeSelector ?? {})) if (labels[k] !== v) return false;
+  const required = pod.spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution;
+  if (required === undefined) return true;
+  return required.nodeSelectorTerms.some((t) => termMatches(t, node));
+}
+
+/** `v1helper.TolerationsTolerateTaint` for one taint. */
+export function toleratesTaint(tolerations: readonly Toleration[], taint: Taint): boolean {
+  return tolerations.some((t) => {
+    if (t.effect !== undefined && t.effect !== '' && t.effect !== taint.effect) return false;
+    if (t.key !== undefined && t.key !== '' && t.key !== taint.key) return false;
+    if ((t.key === undefined || t.key === '') && t.operator !== 'Exists') return false;
+    if (t.operator === 'Exists') return true;
+    return (t.value ?? '') === (taint.value ?? '');
+  });
+}
+
+function hostPorts(pod: Pod): Array<{ ip: string; protocol: string; port: number }> {
+  const out: Array<{ ip: string; protocol: string; port: number }> = [];
+  for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+    for (const p of c.ports ?? []) {
+      if (p.hostPort !== undefined && p.hostPort > 0) out.push({ ip: p.hostIP ?? '0.0.0.0', protocol: p.protocol ?? 'TCP', port: p.hostPort });
+    }
+  }
+  return out;
+}
+
+function portsConflict(a: { ip: string; protocol: string; port: number }, b: { ip: string; protocol: string; port: number }): boolean {
+  if (a.port !== b.port || a.protocol !== b.protocol) return false;
+  return a.ip === b.ip || a.ip === '0.0.0.0' || b.ip === '0.0.0.0';
+}
+
+function isStaticPod(pod: Pod): boolean {
+  const source = pod.metadata?.annotations?.['kubernetes.io/config.source'];
+  return source !== undefined && source !== 'api';
+}
+
+/**
+ * Admits `pod` to `node` given the pods already admitted there (`otherPods`, not terminal).
+ * `nodeOS` is the kubelet's own OS (Go's `runtime.GOOS`), not read from the Node.
+ */
+export function admitPod(pod: Pod, node: Node, otherPods: readonly Pod[], nodeOS: string): AdmitResult {
+  // The node label is reconciled to GOOS before comparing, so only the kubelet's own OS counts.
+  const podOS = pod.metadata?.labels?.[osLabel];
+  if (podOS !== undefined && podOS !== nodeOS) {
+    return {
+      admit: false,
+      reason: admissionReasons.PodOSSelectorNodeLabelDoesNotMatch,
+      message: "Failed to admit pod as the `kubernetes.io/os` label doesn't match node label",
+    };
+  }
+  if (pod.spec?.os !== undefined && pod.spec.os.name !== nodeOS) {
+    return { admit: false, reason: admissionReasons.PodOSNotSupported, message: "Failed to admit pod as the OS field doesn't match node OS" };
+  }
+
+  // scheduler.AdmissionCheck: resources first (pods, cpu, memory, ephemeral-storage, then scalar resources).
+  const requests = podRequests(pod);
+  const used = new Map<string, number>();
+  for (const p of otherPods) for (const [k, v] of podRequests(p)) used.set(k, (used.get(k) ?? 0) + v);
+  const allowedPods = allocatableAmount(node, 'pods');
+  if (otherPods.length + 1 > allowedPods) return insufficient('pods', 1, otherPods.length, allowedPods);
+  const order = ['cpu', 'memory', 'ephemeral-storage', ...[...requests.keys()].filter((k) => !['cpu', 'memory', 'ephemeral-storage', 'pods'].includes(k)).sort()];
+  for (const name of order) {
+    const req = requests.get(name) ?? 0;
+    if (req === 0) continue;
+    const cap = allocatableAmount(node, name);
+    const u = used.get(name) ?? 0;
+    if (req > cap - u) return insufficient(name, req, u, cap);
+  }
+  if (!podMatchesNodeAffinity(pod, node)) {
+    return { admit: false, reason: admissionReasons.NodeAffinity, message: "Predicate NodeAffinity failed: node(s) didn't match Pod's node affinity/selector" };
+  }
+  const wantName = pod.spec?.nodeName;
+  if (wantName !== undefined && wantName !== '' && wantName !== node.metadata?.name) {
+    return { admit: false, reason: admissionReasons.NodeName, message: "Predicate NodeName failed: node(s) didn't match the requested node name" };
+  }
+  const mine = hostPorts(pod);
+  if (mine.length > 0) {
+    const taken = otherPods.flatMap(hostPorts);
+    if (mine.some((a) => taken.some((b) => portsConflict(a, b)))) {
+      return { admit: false, reason: admissionReasons.NodePorts, message: "Predicate NodePorts failed: node(s) didn't have free ports for the requested pod ports" };
+    }
+  }
+  if (!isStaticPod(pod)) {
+    const tolerations = pod.spec?.tolerations ?? [];
+    const untolerated = (node.spec?.taints ?? []).some((t) => t.effect === 'NoExecute' && !toleratesTaint(tolerations, t));
+    if (untolerated) {
+      return { admit: false, reason: admissionReasons.TaintToleration, message: "Predicate TaintToleration failed: node(s) had taints that the pod didn't tolerate" };
+    }
+  }
+  return { admit: true };
+}
+
+function insufficient(resource: string, requested: number, used: number, capacity: number): AdmitResult {
+  const reasons: Record<string, string> = {
+    cpu: admissionReasons.OutOfCPU,
+    memory: admissionReasons.OutOfMemory,
+    'ephemeral-storage': admissionReasons.OutOfEphemeralStorage,
+    pods: admissionReasons.OutOfPods,
+  };
+  return {
+    admit: false,
+    reason: reasons[resource] ?? `OutOf${resource}`,
+    message: `Node didn't have enough resource: ${resource}, requested: ${requested}, used: ${used}, capacity: ${capacity}`,
+  };
+}
+
+/** The pod status message of a rejected pod (`kl.rejectPod`). */
+export function rejectionMessage(message: string): string {
+  return `Pod was rejected: ${message}`;
+}
