@@ -130,6 +130,7 @@ void test('nodes spread round-robin over the zones and get AWS provider IDs', ()
   for (const n of nodes) {
     assert.match(n.providerID ?? '', new RegExp(`^aws:///${n.zone ?? ''}/i-0[0-9a-f]{16}$`));
     assert.equal(n.region, 'us-east-1');
+    assert.equal(n.kubeletVersion, 'v1.32.0-eks-5d632ec');
   }
   assert.equal(new Set(nodes.map((n) => n.providerID)).size, nodes.length);
 });

@@ -18,7 +18,7 @@ import { createHash } from 'node:crypto';
 import { fieldErrors, Path } from '../api/field-errors.js';
 import { checkNodeNames } from './_groups.js';
 import { ConfigReader, isMap, type YamlMap } from './_validation.js';
-import { type AmiFamily, amiFamilies, amiTypes, defaultAmiFamily } from './catalog/amis.js';
+import { type AmiFamily, amiFamilies, amiTypes, defaultAmiFamily, eksKubeletVersion } from './catalog/amis.js';
 import {
   eksCpuReservedMillis,
   eksEvictionHardMemoryMiB,
@@ -28,7 +28,6 @@ import {
   instanceTypes,
   lookupInstanceType,
 } from './catalog/instance-types.js';
-import { defaultKubeletVersion } from './catalog/os-images.js';
 import type { ClusterSpec, NodeGroupSpec, TaintSpec } from './types.js';
 import { readTaints } from './native.js';
 
@@ -329,7 +328,7 @@ function readEksGroup(
     osImage: family.osImage,
     kernelVersion: family.kernelVersion(arch),
     containerRuntimeVersion: family.containerRuntimeVersion,
-    kubeletVersion: defaultKubeletVersion,
+    kubeletVersion: eksKubeletVersion,
     instanceType: instanceType.name,
     eks: {
       clusterName: ctx.clusterName,

@@ -1,3 +1,17 @@
+/**
+ * Cluster configs for `kubemix up` and `kubemix check` (spec/cli.md, "Cluster config"):
+ *
+ * - `loadClusterConfig(path)` / `parseClusterConfig(text, fileName)` read a native (`kubemix.dev/v1alpha1`
+ *   Cluster) or eksctl (`eksctl.io/v1alpha5` ClusterConfig) file, YAML or JSON, into a `ClusterSpec`, or throw
+ *   `ClusterConfigError` listing every problem as `<file>: <field path>: <what is wrong>`, one per line.
+ * - `defaultCluster()` is the topology `kubemix up` starts without `--config`; `defaultClusterConfig()` is the
+ *   same written as a native config.
+ * - `expandCluster(spec)` gives one `NodeSpec` per node (name, OS, arch, build, images, capacity,
+ *   allocatable, labels, taints, InternalIP, pod CIDR, provider ID); `nodeLabels(node)` adds the kubelet's
+ *   own labels, and `nodeObject(node)` builds the Node a kubelet registers (without conditions).
+ * - The catalogs: EC2 instance types with EKS max pods and reservations, EKS AMI families and AMI types,
+ *   OS images of Windows builds.
+ */
 export type {
   ClusterSpec,
   EksNodeGroupInfo,
@@ -43,7 +57,7 @@ export {
   lookupInstanceType,
   windowsMaxPods,
 } from './catalog/instance-types.js';
-export { type AmiFamily, type AmiType, amiFamilies, amiTypes, defaultAmiFamily } from './catalog/amis.js';
+export { type AmiFamily, type AmiType, amiFamilies, amiTypes, defaultAmiFamily, eksKubeletVersion } from './catalog/amis.js';
 export {
   defaultContainerRuntimeVersion,
   defaultKubeletVersion,

@@ -62,9 +62,15 @@ export interface NodeGroupSpec {
    * capacity minus these. Zero for native groups; the EKS bootstrap formula for EKS Linux groups.
    */
   readonly reserved: { readonly cpuMillis: number; readonly memoryBytes: number; readonly ephemeralStorageBytes: number };
-  /** Labels passed as `--node-labels` (the kubelet's own well-known labels are added by `nodeLabels`). */
+  /**
+   * Labels the node carries besides the kubelet's own well-known ones (added by `nodeLabels`): the config's
+   * labels, EKS/eksctl/cloud-provider labels, and for control-plane groups kubeadm's role labels. On a real
+   * cluster the role labels come from kubeadm after registration (the kubelet refuses them in
+   * `--node-labels`); a simulated node may register with all of them at once. Config labels in the
+   * kubernetes.io namespace are not restricted to the kubelet's allowed set for the same reason.
+   */
   readonly labels: Readonly<Record<string, string>>;
-  /** Taints passed as `--register-with-taints` (the control-plane taint included). */
+  /** Taints the node registers with (`--register-with-taints`), the control-plane taint included. */
   readonly taints: readonly TaintSpec[];
   readonly osImage: string;
   readonly kernelVersion: string;
@@ -102,7 +108,7 @@ export interface NodeSpec {
   readonly capacity: Readonly<Record<string, string>>;
   /** `status.allocatable`: capacity minus the group's reservations. */
   readonly allocatable: Readonly<Record<string, string>>;
-  /** `--node-labels`, including EKS and control-plane labels (not the kubelet's own, see `nodeLabels`). */
+  /** The group's labels plus per-node zone labels (not the kubelet's own, see `nodeLabels`). */
   readonly labels: Readonly<Record<string, string>>;
   readonly taints: readonly TaintSpec[];
   readonly controlPlane: boolean;

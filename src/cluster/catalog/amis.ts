@@ -89,6 +89,12 @@ const familyList: readonly AmiFamily[] = [
   windows('WindowsServer2025FullContainer', '2025', '10.0.26100', 3194, 'FULL'),
 ];
 
+/**
+ * The kubelet version EKS-optimized AMIs for 1.32 report: EKS builds carry an `-eks-<commit>` suffix (the
+ * commit here is illustrative of the form, not a specific release).
+ */
+export const eksKubeletVersion = 'v1.32.0-eks-5d632ec';
+
 /** Every AMI family eksctl accepts, in eksctl's schema order. */
 export const amiFamilies: ReadonlyMap<string, AmiFamily> = new Map(familyList.map((f) => [f.name, f]));
 
