@@ -17,7 +17,10 @@ export interface KeyValue {
 }
 
 export interface ListOptions {
-  /** Read at this revision instead of the current one; fails with `Compacted` / `FutureRevision`. */
+  /**
+   * Read at this revision instead of the current one; fails with `Compacted` (below `compactedRevision()`;
+   * the compacted revision itself stays readable) / `FutureRevision`. 0 or absent: the current revision.
+   */
   readonly revision?: number;
   /** At most this many items; `more` tells whether there were others. 0 or absent: no limit. */
   readonly limit?: number;
@@ -75,7 +78,12 @@ export interface Backend {
    * or `KeyNotFound`. Returns the revision of the delete and the deleted value.
    */
   delete(key: string, expectedRevision?: number): Promise<{ revision: number; prev: KeyValue }>;
-  /** Changes under the prefix after `afterRevision` (exclusive), as described on `Watch`. */
+  /**
+   * Changes under the prefix after `afterRevision` (exclusive), as described on `Watch`. A start at or
+   * above `compactedRevision()` is always served; below it the iterator throws `Compacted` (whose
+   * `requested` is the revision the stream had reached). A future `afterRevision` waits for later writes,
+   * as etcd does.
+   */
   watch(prefix: string, afterRevision: number): Watch;
   /**
    * Forgets history at or below `revision` (current values are kept). Later reads or watches at an older

@@ -129,10 +129,13 @@ export class EtcdWatch implements Watch, AsyncIterableIterator<WatchEvent> {
   #connect(): void {
     this.#retryTimer = undefined;
     if (this.#closed) return;
-    this.#opts.client.watchClient.watch().then(
-      (stream) => this.#attach(stream),
-      () => this.#retry(),
-    );
+    this.#opts.client.watchClient
+      .watch()
+      .then((stream) => this.#attach(stream))
+      .catch(() => {
+        this.#dropStream();
+        this.#retry();
+      });
   }
 
   #attach(stream: WatchStream): void {

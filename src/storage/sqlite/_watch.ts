@@ -21,7 +21,10 @@ export interface WatchHost {
   readLog(start: string, end: string | undefined, after: number, limit: number): WatchEvent[];
   /** Starts handing committed batches to `offer`. */
   attach(watch: SqliteWatch): void;
+  /** Stops handing batches to `offer`. */
   detach(watch: SqliteWatch): void;
+  /** Forgets the watcher (it was closed). */
+  release(watch: SqliteWatch): void;
 }
 
 export interface SqliteWatchOptions {
@@ -111,7 +114,7 @@ export class SqliteWatch implements Watch, AsyncIterableIterator<WatchEvent> {
   close(): void {
     if (this.#closed) return;
     this.#closed = true;
-    this.#host.detach(this);
+    this.#host.release(this);
     this.#buffer = [];
     this.#head = 0;
     const waiter = this.#waiter;
