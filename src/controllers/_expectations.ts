@@ -25,6 +25,10 @@ export class Expectations {
     if (r.add <= 0 && r.del <= 0) return true;
     return this.clock.now() - r.at > expectationsTimeoutMs;
   }
+  /** `SetExpectations` with the pod keys to be deleted. */
+  expect(key: string, creations: number, deletions: readonly string[]): void {
+    this.records.set(key, { add: creations, del: deletions.length, at: this.clock.now(), deleteKeys: new Set(deletions) });
+  }
   expectCreations(key: string, n: number): void {
     this.records.set(key, { add: n, del: 0, at: this.clock.now(), deleteKeys: new Set() });
   }
