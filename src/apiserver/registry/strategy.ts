@@ -54,6 +54,8 @@ export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
       obj['status'] = { phase: 'Pending', qosClass: podQosClass(obj) };
       return;
     case '/namespaces':
+      // namespaceStrategy.PrepareForCreate: every namespace starts with the `kubernetes` finalizer.
+      obj['spec'] = { ...((obj['spec'] ?? {}) as object), finalizers: ['kubernetes'] };
       obj['status'] = { phase: 'Active' };
       return;
     case '/persistentvolumeclaims':
