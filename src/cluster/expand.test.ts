@@ -104,3 +104,21 @@ void test('a node object without taints has no taints field', () => {
   assert.equal(nodeObject(node).spec?.taints, undefined);
   assert.equal(nodeObject(node).status?.nodeInfo?.architecture, 'arm64');
 });
+
+void test('a 5,000-node group expands with unique names, addresses and pod CIDRs', () => {
+  const spec = parseClusterConfig(
+    `apiVersion: kubemix.dev/v1alpha1
+kind: Cluster
+metadata: {name: big}
+nodeGroups:
+  - {name: cp, controlPlane: true}
+  - {name: n, count: 5000}
+`,
+    'big.yaml',
+  );
+  const nodes = expandCluster(spec);
+  assert.equal(nodes.length, 5001);
+  assert.equal(nodes[5000]?.name, 'n-5000');
+  assert.equal(new Set(nodes.map((n) => n.internalIP)).size, 5001);
+  assert.equal(new Set(nodes.map((n) => n.podCIDR)).size, 5001);
+});
