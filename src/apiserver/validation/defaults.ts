@@ -1,0 +1,441 @@
+/**
+ * Defaulting as kube-apiserver 1.32 applies it when decoding a request (`SetDefaults_*` of the versioned
+ * types), plus the few create-time fields the registry strategies set that `kubectl get -o yaml` shows
+ * (namespace finalizers, pod status phase and QoS class). Every function mutates its argument in place and
+ * is idempotent.
+ *
+ * Not here, on purpose, because upstream sets them elsewhere:
+ * - pod `priority`/`preemptionPolicy` and `serviceAccountName`: admission (Priority, ServiceAccount);
+ * - service `clusterIP(s)`, `ipFamilies`, `ipFamilyPolicy`, node ports: the allocator
+ *   (`../allocators/service-allocation.ts`).
+ */
+import type { Container, PodSpec, PodTemplateSpec, Pod, Service, Node, Namespace, Secret, Endpoints, LimitRange, Probe, Volume, PersistentVolumeClaim, PersistentVolumeClaimStatus, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { Deployment, ReplicaSet, DaemonSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { Job, CronJob, JobSpec } from 'kubernetes-types/batch/v1.js';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
+import type { KubeObject } from '../../client/client.js';
+import { compareQuantities, parseQuantity } from '../../api/quantity.js';
+import { externallyAccessible } from './service.js';
+
+/** `ParseImageName`'s tag: `latest` when neither tag nor digest is given. */
+export function imageTag(image: string): string {
+  const at = image.indexOf('@');
+  const hasDigest = at >= 0;
+  const name = hasDigest ? image.slice(0, at) : image;
+  const lastSlash = name.lastIndexOf('/');
+  const colon = name.indexOf(':', lastSlash + 1);
+  const tag = colon >= 0 ? name.slice(colon + 1) : '';
+  if (tag === '' && !hasDigest) return 'latest';
+  return tag;
+}
+
+function defaultProbe(p: Probe | undefined): void {
+  if (p === undefined) return;
+  p.timeoutSeconds ??= 1;
+  p.periodSeconds ??= 10;
+  p.successThreshold ??= 1;
+  p.failureThreshold ??= 3;
+  if (p.httpGet !== undefined) {
+    p.httpGet.path ??= '/';
+    p.httpGet.scheme ??= 'HTTP';
+  }
+  if (p.grpc !== undefined) p.grpc.service ??= '';
+}
+
+/** `SetDefaults_Container` and its nested defaults (ports, probes, env field refs). */
+export function defaultContainer(c: Container, hostNetwork: boolean): void {
+  if ((c.imagePullPolicy ?? '') === '') c.imagePullPolicy = imageTag(c.image ?? '') === 'latest' ? 'Always' : 'IfNotPresent';
+  if ((c.terminationMessagePath ?? '') === '') c.terminationMessagePath = '/dev/termination-log';
+  if ((c.terminationMessagePolicy ?? '') === '') c.terminationMessagePolicy = 'File';
+  c.resources ??= {};
+  for (const p of c.ports ?? []) {
+    if ((p.protocol ?? '') === '') p.protocol = 'TCP';
+    if (hostNetwork && (p.hostPort ?? 0) === 0) p.hostPort = p.containerPort;
+  }
+  for (const e of c.env ?? []) {
+    const fr = e.valueFrom?.fieldRef;
+    if (fr !== undefined && (fr.apiVersion ?? '') === '') fr.apiVersion = 'v1';
+  }
+  defaultProbe(c.livenessProbe);
+  defaultProbe(c.readinessProbe);
+  defaultProbe(c.startupProbe);
+  for (const h of [c.lifecycle?.postStart, c.lifecycle?.preStop]) {
+    if (h?.httpGet !== undefined) {
+      h.httpGet.path ??= '/';
+      h.httpGet.scheme ??= 'HTTP';
+    }
+  }
+}
+
+function defaultVolume(v: Volume): void {
+  if (v.secret !== undefined) v.secret.defaultMode ??= 420;
+  if (v.configMap !== undefined) v.configMap.defaultMode ??= 420;
+  if (v.downwardAPI !== undefined) {
+    v.downwardAPI.defaultMode ??= 420;
+    for (const item of v.downwardAPI.items ?? []) if (item.fieldRef !== undefined) item.fieldRef.apiVersion ??= 'v1';
+  }
+  if (v.projected !== undefined) {
+    v.projected.defaultMode ??= 420;
+    for (const s of v.projected.sources ?? []) {
+      for (const item of s.downwardAPI?.items ?? []) if (item.fieldRef !== undefined) item.fieldRef.apiVersion ??= 'v1';
+      if (s.serviceAccountToken !== undefined) s.serviceAccountToken.expirationSeconds ??= 3600;
+    }
+  }
+  if (v.hostPath !== undefined) v.hostPath.type ??= '';
+  if (v.iscsi !== undefined) v.iscsi.iscsiInterface ??= 'default';
+  if (volumeSourceCount(v) === 0) v.emptyDir = {};
+}
+
+function volumeSourceCount(v: Volume): number {
+  return Object.keys(v).filter((k) => k !== 'name').length;
+}
+
+/** `SetDefaults_PodSpec` (shared by pods and pod templates). */
+export function defaultPodSpec(spec: PodSpec): void {
+  if ((spec.dnsPolicy ?? '') === '') spec.dnsPolicy = 'ClusterFirst';
+  if ((spec.restartPolicy ?? '') === '') spec.restartPolicy = 'Always';
+  spec.securityContext ??= {};
+  spec.terminationGracePeriodSeconds ??= 30;
+  if ((spec.schedulerName ?? '') === '') spec.schedulerName = 'default-scheduler';
+  const hostNetwork = spec.hostNetwork === true;
+  for (const c of spec.initContainers ?? []) defaultContainer(c, hostNetwork);
+  for (const c of spec.containers) defaultContainer(c, hostNetwork);
+  for (const v of spec.volumes ?? []) defaultVolume(v);
+  // The v1 conversion keeps the deprecated alias in step with serviceAccountName.
+  if ((spec.serviceAccountName ?? '') === '' && (spec.serviceAccount ?? '') !== '') spec.serviceAccountName = spec.serviceAccount ?? '';
+  if ((spec.serviceAccountName ?? '') !== '') spec.serviceAccount = spec.serviceAccountName ?? '';
+}
+
+/** `SetDefaults_Pod`: requests default to limits, `enableServiceLinks` true, then the pod spec. */
+export function defaultPod(pod: Pod): void {
+  pod.spec ??= { containers: [] };
+  const spec = pod.spec;
+  for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) {
+    const limits = c.resources?.limits;
+    if (limits !== undefined) {
+      c.resources ??= {};
+      const requests = (c.resources.requests ??= {});
+      for (const [k, v] of Object.entries(limits)) if (!(k in requests)) requests[k] = v;
+    }
+  }
+  spec.enableServiceLinks ??= true;
+  defaultPodSpec(spec);
+}
+
+/** Template metadata as the API serializes it in 1.32 (`creationTimestamp: null`). */
+function defaultTemplateMeta(tpl: PodTemplateSpec): void {
+  tpl.metadata ??= {};
+  if (!('creationTimestamp' in tpl.metadata)) (tpl.metadata as Record<string, unknown>)['creationTimestamp'] = null;
+}
+
+/** Pod template defaults (no `enableServiceLinks`, no request-from-limit defaulting: those are Pod-only). */
+export function defaultPodTemplateSpec(tpl: PodTemplateSpec | undefined): void {
+  if (tpl === undefined) return;
+  defaultTemplateMeta(tpl);
+  tpl.spec ??= { containers: [] };
+  defaultPodSpec(tpl.spec);
+}
+
+/** The pod QoS class (`qos.GetPodQOS`). */
+export function podQOSClass(spec: PodSpec): 'Guaranteed' | 'Burstable' | 'BestEffort' {
+  const requests: Record<string, bigint> = {};
+  const limits: Record<string, bigint> = {};
+  let guaranteed = true;
+  const supported = new Set(['cpu', 'memory']);
+  for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) {
+    let qosLimitsFound = 0;
+    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) {
+      if (!supported.has(k)) continue;
+      const q = parseQuantity(String(v));
+      if (q.nanos !== 0n) requests[k] = (requests[k] ?? 0n) + q.nanos;
+    }
+    for (const [k, v] of Object.entries(c.resources?.limits ?? {})) {
+      if (!supported.has(k)) continue;
+      const q = parseQuantity(String(v));
+      if (q.nanos !== 0n) {
+        qosLimitsFound++;
+        limits[k] = (limits[k] ?? 0n) + q.nanos;
+      }
+    }
+    if (qosLimitsFound !== supported.size) guaranteed = false;
+  }
+  if (Object.keys(requests).length === 0 && Object.keys(limits).length === 0) return 'BestEffort';
+  if (guaranteed) {
+    for (const [k, v] of Object.entries(requests)) {
+      if (limits[k] === undefined || compareQuantities({ nanos: v, format: 'DecimalSI' }, { nanos: limits[k] ?? 0n, format: 'DecimalSI' }) !== 0) guaranteed = false;
+    }
+  }
+  return guaranteed && Object.keys(requests).length === Object.keys(limits).length ? 'Guaranteed' : 'Burstable';
+}
+
+/** The pod strategy's `PrepareForCreate` status: `phase: Pending` and the QoS class. */
+export function preparePodForCreate(pod: Pod): void {
+  (pod as { status?: PodStatus }).status = { phase: 'Pending', qosClass: podQOSClass(pod.spec ?? { containers: [] }) };
+}
+
+/** `SetDefaults_Deployment` (apps/v1). */
+export function defaultDeployment(d: Deployment): void {
+  d.spec ??= { selector: {}, template: {} } as NonNullable<Deployment['spec']>;
+  const spec = d.spec;
+  spec.replicas ??= 1;
+  spec.strategy ??= {};
+  if ((spec.strategy.type ?? '') === '') spec.strategy.type = 'RollingUpdate';
+  if (spec.strategy.type === 'RollingUpdate') {
+    spec.strategy.rollingUpdate ??= {};
+    spec.strategy.rollingUpdate.maxUnavailable ??= '25%';
+    spec.strategy.rollingUpdate.maxSurge ??= '25%';
+  }
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
+  defaultPodTemplateSpec(spec.template);
+}
+
+/** `SetDefaults_ReplicaSet` (apps/v1). */
+export function defaultReplicaSet(rs: ReplicaSet): void {
+  rs.spec ??= { selector: {} } as NonNullable<ReplicaSet['spec']>;
+  rs.spec.replicas ??= 1;
+  defaultPodTemplateSpec(rs.spec.template ?? (rs.spec.template = {}));
+}
+
+/** `SetDefaults_DaemonSet` (apps/v1). */
+export function defaultDaemonSet(ds: DaemonSet): void {
+  ds.spec ??= { selector: {}, template: {} } as NonNullable<DaemonSet['spec']>;
+  const spec = ds.spec;
+  spec.updateStrategy ??= {};
+  if ((spec.updateStrategy.type ?? '') === '') spec.updateStrategy.type = 'RollingUpdate';
+  if (spec.updateStrategy.type === 'RollingUpdate') {
+    spec.updateStrategy.rollingUpdate ??= {};
+    spec.updateStrategy.rollingUpdate.maxUnavailable ??= 1;
+    spec.updateStrategy.rollingUpdate.maxSurge ??= 0;
+  }
+  spec.revisionHistoryLimit ??= 10;
+  defaultPodTemplateSpec(spec.template);
+}
+
+function defaultPVCTemplate(pvc: PersistentVolumeClaim): void {
+  pvc.apiVersion ??= 'v1';
+  pvc.kind ??= 'PersistentVolumeClaim';
+  pvc.metadata ??= {};
+  if (!('creationTimestamp' in pvc.metadata)) (pvc.metadata as Record<string, unknown>)['creationTimestamp'] = null;
+  pvc.spec ??= {};
+  pvc.spec.volumeMode ??= 'Filesystem';
+  const p = pvc as { status?: PersistentVolumeClaimStatus };
+  p.status ??= { phase: 'Pending' };
+}
+
+/** `SetDefaults_StatefulSet` (apps/v1). */
+export function defaultStatefulSet(sts: StatefulSet): void {
+  sts.spec ??= { selector: {}, serviceName: '', template: {} } as NonNullable<StatefulSet['spec']>;
+  const spec = sts.spec;
+  if ((spec.podManagementPolicy ?? '') === '') spec.podManagementPolicy = 'OrderedReady';
+  spec.updateStrategy ??= {};
+  if ((spec.updateStrategy.type ?? '') === '') {
+    spec.updateStrategy.type = 'RollingUpdate';
+    spec.updateStrategy.rollingUpdate ??= {};
+  }
+  if (spec.updateStrategy.type === 'RollingUpdate' && spec.updateStrategy.rollingUpdate !== undefined) {
+    spec.updateStrategy.rollingUpdate.partition ??= 0;
+  }
+  spec.persistentVolumeClaimRetentionPolicy ??= {};
+  spec.persistentVolumeClaimRetentionPolicy.whenDeleted ??= 'Retain';
+  spec.persistentVolumeClaimRetentionPolicy.whenScaled ??= 'Retain';
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= 10;
+  for (const pvc of spec.volumeClaimTemplates ?? []) defaultPVCTemplate(pvc);
+  defaultPodTemplateSpec(spec.template);
+}
+
+function defaultJobSpec(spec: JobSpec): void {
+  if (spec.completions === undefined && spec.parallelism === undefined) {
+    spec.completions = 1;
+    spec.parallelism = 1;
+  }
+  spec.parallelism ??= 1;
+  spec.backoffLimit ??= spec.backoffLimitPerIndex !== undefined ? 2147483647 : 6;
+  spec.completionMode ??= 'NonIndexed';
+  spec.suspend ??= false;
+  spec.podReplacementPolicy ??= spec.podFailurePolicy !== undefined ? 'Failed' : 'TerminatingOrFailed';
+  spec.manualSelector ??= false;
+  for (const r of spec.podFailurePolicy?.rules ?? []) for (const c of r.onPodConditions ?? []) c.status ??= 'True';
+  defaultPodTemplateSpec(spec.template);
+}
+
+/** `SetDefaults_Job` (batch/v1); the Job's labels default to the template's. */
+export function defaultJob(job: Job): void {
+  job.spec ??= { template: {} };
+  defaultJobSpec(job.spec);
+  const labels = job.spec.template.metadata?.labels;
+  if (labels !== undefined && Object.keys(job.metadata?.labels ?? {}).length === 0) {
+    job.metadata ??= {};
+    job.metadata.labels = { ...labels };
+  }
+}
+
+/** `SetDefaults_CronJob` (batch/v1). */
+export function defaultCronJob(cj: CronJob): void {
+  cj.spec ??= { schedule: '', jobTemplate: {} };
+  const spec = cj.spec;
+  spec.concurrencyPolicy ??= 'Allow';
+  spec.suspend ??= false;
+  spec.successfulJobsHistoryLimit ??= 3;
+  spec.failedJobsHistoryLimit ??= 1;
+  const jt = spec.jobTemplate;
+  jt.metadata ??= {};
+  if (!('creationTimestamp' in jt.metadata)) (jt.metadata as Record<string, unknown>)['creationTimestamp'] = null;
+  if (jt.spec !== undefined) defaultJobSpec(jt.spec);
+}
+
+/** `SetDefaults_Service` (core/v1). */
+export function defaultService(svc: Service): void {
+  svc.spec ??= {};
+  const spec = svc.spec;
+  if ((spec.sessionAffinity ?? '') === '') spec.sessionAffinity = 'None';
+  if (spec.sessionAffinity === 'None') delete spec.sessionAffinityConfig;
+  if (spec.sessionAffinity === 'ClientIP') {
+    spec.sessionAffinityConfig ??= {};
+    spec.sessionAffinityConfig.clientIP ??= {};
+    spec.sessionAffinityConfig.clientIP.timeoutSeconds ??= 10800;
+  }
+  if ((spec.type ?? '') === '') spec.type = 'ClusterIP';
+  for (const p of spec.ports ?? []) {
+    if ((p.protocol ?? '') === '') p.protocol = 'TCP';
+    if (p.targetPort === undefined || p.targetPort === 0 || p.targetPort === '') p.targetPort = p.port;
+  }
+  if (externallyAccessible(svc) && (spec.externalTrafficPolicy ?? '') === '') spec.externalTrafficPolicy = 'Cluster';
+  if (spec.internalTrafficPolicy === undefined && (spec.type === 'NodePort' || spec.type === 'LoadBalancer' || spec.type === 'ClusterIP')) {
+    spec.internalTrafficPolicy = 'Cluster';
+  }
+  if (spec.type === 'LoadBalancer') spec.allocateLoadBalancerNodePorts ??= true;
+  for (const ing of svc.status?.loadBalancer?.ingress ?? []) {
+    if (spec.type === 'LoadBalancer' && (ing.ip ?? '') !== '') ing.ipMode ??= 'VIP';
+  }
+}
+
+/**
+ * The service strategy's `PrepareForUpdate` (`dropTypeDependentFields`): when the type changes, fields
+ * the old type needed and the user did not touch are cleared (node ports when leaving NodePort or
+ * LoadBalancer, cluster IPs and families when becoming ExternalName, ...).
+ */
+export function prepareServiceForUpdate(svc: Service, old: Service): void {
+  const n = (svc.spec ??= {});
+  const o = old.spec ?? {};
+  if (n.type === o.type) return;
+  const needsClusterIP = (t: string | undefined): boolean => t !== 'ExternalName';
+  const needsNodePort = (t: string | undefined, alloc: boolean | undefined): boolean => t === 'NodePort' || (t === 'LoadBalancer' && alloc !== false);
+  if (needsClusterIP(o.type) && !needsClusterIP(n.type)) {
+    if (n.clusterIP === o.clusterIP) delete n.clusterIP;
+    if (JSON.stringify(n.clusterIPs) === JSON.stringify(o.clusterIPs)) delete n.clusterIPs;
+    if (JSON.stringify(n.ipFamilies) === JSON.stringify(o.ipFamilies)) delete n.ipFamilies;
+    if (n.ipFamilyPolicy === o.ipFamilyPolicy) delete n.ipFamilyPolicy;
+  }
+  if (needsNodePort(o.type, o.allocateLoadBalancerNodePorts) && !needsNodePort(n.type, n.allocateLoadBalancerNodePorts)) {
+    const oldPorts = new Set((o.ports ?? []).map((p) => p.nodePort ?? 0));
+    for (const p of n.ports ?? []) if (p.nodePort !== undefined && oldPorts.has(p.nodePort)) delete p.nodePort;
+  }
+  if (n.type !== 'LoadBalancer') {
+    if (n.healthCheckNodePort === o.healthCheckNodePort) delete n.healthCheckNodePort;
+    if (n.allocateLoadBalancerNodePorts === o.allocateLoadBalancerNodePorts) delete n.allocateLoadBalancerNodePorts;
+    if (n.loadBalancerClass === o.loadBalancerClass) delete n.loadBalancerClass;
+  }
+  if (!externallyAccessible(svc) && n.externalTrafficPolicy === o.externalTrafficPolicy) delete n.externalTrafficPolicy;
+  if (n.type === 'ExternalName' && n.internalTrafficPolicy === o.internalTrafficPolicy) delete n.internalTrafficPolicy;
+}
+
+/** `SetDefaults_NodeStatus`: allocatable defaults to capacity. */
+export function defaultNode(node: Node): void {
+  const st = node.status;
+  if (st?.capacity !== undefined && st.allocatable === undefined) st.allocatable = { ...st.capacity };
+}
+
+/** `SetDefaults_Namespace`/`NamespaceStatus` plus the strategy's create-time `kubernetes` finalizer. */
+export function defaultNamespace(ns: Namespace, opts: { create?: boolean } = {}): void {
+  ns.metadata ??= {};
+  const name = ns.metadata.name ?? '';
+  if (name !== '') {
+    ns.metadata.labels ??= {};
+    ns.metadata.labels['kubernetes.io/metadata.name'] = name;
+  }
+  ns.status ??= {};
+  if ((ns.status.phase ?? '') === '') ns.status.phase = 'Active';
+  if (opts.create === true) {
+    ns.status = { phase: 'Active' };
+    ns.spec ??= {};
+    const fin = (ns.spec.finalizers ??= []);
+    if (!fin.includes('kubernetes')) fin.push('kubernetes');
+  }
+}
+
+/** `SetDefaults_Secret`: type Opaque. */
+export function defaultSecret(s: Secret): void {
+  if ((s.type ?? '') === '') s.type = 'Opaque';
+}
+
+/** `SetDefaults_PriorityClass`: preemptionPolicy PreemptLowerPriority. */
+export function defaultPriorityClass(pc: PriorityClass): void {
+  pc.preemptionPolicy ??= 'PreemptLowerPriority';
+}
+
+/** `SetDefaults_EndpointPort`: protocol TCP. */
+export function defaultEndpoints(ep: Endpoints): void {
+  for (const ss of ep.subsets ?? []) for (const p of ss.ports ?? []) if ((p.protocol ?? '') === '') p.protocol = 'TCP';
+}
+
+/** discovery/v1 `SetDefaults_EndpointPort`: name "" and protocol TCP. */
+export function defaultEndpointSlice(es: EndpointSlice): void {
+  for (const p of es.ports ?? []) {
+    p.name ??= '';
+    p.protocol ??= 'TCP';
+  }
+}
+
+/** `SetDefaults_LimitRangeItem`: container defaults from max, default requests from defaults or min. */
+export function defaultLimitRange(lr: LimitRange): void {
+  for (const item of lr.spec?.limits ?? []) {
+    if (item.type !== 'Container') continue;
+    const def = (item.default ??= {});
+    const defReq = (item.defaultRequest ??= {});
+    for (const [k, v] of Object.entries(item.max ?? {})) if (!(k in def)) def[k] = v;
+    for (const [k, v] of Object.entries(def)) if (!(k in defReq)) defReq[k] = v;
+    for (const [k, v] of Object.entries(item.min ?? {})) if (!(k in defReq)) defReq[k] = v;
+  }
+}
+
+/** Applies the defaults of the given kind (a no-op for kinds without defaults). */
+export function applyDefaults(kind: { group: string; kind: string }, obj: KubeObject): void {
+  switch (`${kind.group}/${kind.kind}`) {
+    case '/Pod':
+      return defaultPod(obj as Pod);
+    case '/PodTemplate':
+      return defaultPodTemplateSpec((obj as { template?: PodTemplateSpec }).template);
+    case '/Service':
+      return defaultService(obj as Service);
+    case '/Node':
+      return defaultNode(obj as Node);
+    case '/Namespace':
+      return defaultNamespace(obj as Namespace);
+    case '/Secret':
+      return defaultSecret(obj as Secret);
+    case '/Endpoints':
+      return defaultEndpoints(obj as Endpoints);
+    case '/LimitRange':
+      return defaultLimitRange(obj as LimitRange);
+    case 'apps/Deployment':
+      return defaultDeployment(obj as Deployment);
+    case 'apps/ReplicaSet':
+      return defaultReplicaSet(obj as ReplicaSet);
+    case 'apps/DaemonSet':
+      return defaultDaemonSet(obj as DaemonSet);
+    case 'apps/StatefulSet':
+      return defaultStatefulSet(obj as StatefulSet);
+    case 'batch/Job':
+      return defaultJob(obj as Job);
+    case 'batch/CronJob':
+      return defaultCronJob(obj as CronJob);
+    case 'scheduling.k8s.io/PriorityClass':
+      return defaultPriorityClass(obj as PriorityClass);
+    case 'discovery.k8s.io/EndpointSlice':
+      return defaultEndpointSlice(obj as EndpointSlice);
+    default:
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * Validation of the built-in kinds, as kube-apiserver 1.32's registry strategies run it: pure functions
+ * returning `FieldError[]` (empty when valid). The API server turns a non-empty list into
+ * `apiErrors.invalid({group, kind}, name, errs)` (422).
+ *
+ * `validate({group, kind}, obj)` validates a create; `validate(kind, obj, oldObj)` an update. Pass
+ * `{ subresource: 'status' }` for status updates (only Pods, Deployments, Namespaces have specific rules;
+ * other kinds check metadata only). Unknown kinds validate their metadata only.
+ *
+ * Job creation mutates the Job (selector generation), as upstream's strategy does; every other validator
+ * leaves the object untouched.
+ */
+import type { KubeObject } from '../../client/client.js';
+import type { FieldError } from '../../api/field-errors.js';
+import * as apps from './apps.js';
+import * as batch from './batch.js';
+import * as core from './core.js';
+import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
+import { nameIsDNSSubdomain } from './_names.js';
+import * as pod from './pod.js';
+import * as service from './service.js';
+
+export interface GroupKind {
+  group: string;
+  kind: string;
+}
+
+export interface ValidateOptions {
+  subresource?: string;
+  /** Names of namespaced kinds not in the table (for metadata-only validation of unknown kinds). */
+  namespaced?: boolean;
+}
+
+// The kubernetes-types interfaces are structural; the dispatcher narrows by kind and casts.
+type Create = (obj: never) => FieldError[];
+type Update = (obj: never, old: never) => FieldError[];
+
+interface KindValidators {
+  create: Create;
+  update: Update;
+  status?: Update;
+}
+
+const table: Record<string, KindValidators> = {
+  '/Pod': { create: pod.validatePodCreate, update: pod.validatePodUpdate, status: pod.validatePodStatusUpdate },
+  '/Service': { create: service.validateService, update: service.validateServiceUpdate },
+  '/Node': { create: core.validateNode, update: core.validateNodeUpdate, status: core.validateNodeUpdate },
+  '/Namespace': { create: core.validateNamespace, update: core.validateNamespaceUpdate, status: core.validateNamespaceStatusUpdate },
+  '/ConfigMap': { create: core.validateConfigMap, update: core.validateConfigMapUpdate },
+  '/Secret': { create: core.validateSecret, update: core.validateSecretUpdate },
+  '/ServiceAccount': { create: core.validateServiceAccount, update: (n: KubeObject, o: KubeObject) => validateObjectMetaUpdate(n.metadata, o.metadata) },
+  '/Event': { create: core.validateEvent, update: (n: KubeObject, o: KubeObject) => validateObjectMetaUpdate(n.metadata, o.metadata) },
+  '/Endpoints': { create: core.validateEndpoints, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateEndpoints(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
+  '/LimitRange': { create: core.validateLimitRange, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateLimitRange(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
+  'apps/Deployment': { create: apps.validateDeployment, update: apps.validateDeploymentUpdate, status: apps.validateDeploymentStatusUpdate },
+  'apps/ReplicaSet': { create: apps.validateReplicaSet, update: apps.validateReplicaSetUpdate },
+  'apps/DaemonSet': { create: apps.validateDaemonSet, update: apps.validateDaemonSetUpdate },
+  'apps/StatefulSet': { create: apps.validateStatefulSet, update: apps.validateStatefulSetUpdate },
+  'batch/Job': { create: batch.validateJob, update: batch.validateJobUpdate },
+  'batch/CronJob': { create: batch.validateCronJob, update: batch.validateCronJobUpdate },
+  'node.k8s.io/RuntimeClass': { create: core.validateRuntimeClass, update: core.validateRuntimeClassUpdate },
+  'scheduling.k8s.io/PriorityClass': { create: core.validatePriorityClass, update: core.validatePriorityClassUpdate },
+  'coordination.k8s.io/Lease': { create: core.validateLease, update: core.validateLeaseUpdate },
+  'policy/PodDisruptionBudget': { create: core.validatePodDisruptionBudget, update: core.validatePodDisruptionBudgetUpdate },
+  'discovery.k8s.io/EndpointSlice': {
+    create: core.validateEndpointSlice,
+    update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateEndpointSlice(n as never).filter((e) => !e.field.startsWith('metadata.'))],
+  },
+};
+
+const pathSegmentNamed = new Set(['rbac.authorization.k8s.io/Role', 'rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRole', 'rbac.authorization.k8s.io/ClusterRoleBinding']);
+
+/** Validates a create (no `oldObj`) or an update of one object of the given kind. */
+export function validate(kind: GroupKind, obj: KubeObject, oldObj?: KubeObject, opts: ValidateOptions = {}): FieldError[] {
+  const key = `${kind.group}/${kind.kind}`;
+  const v = table[key];
+  if (v === undefined) {
+    if (pathSegmentNamed.has(key)) {
+      const namespaced = kind.kind === 'Role' || kind.kind === 'RoleBinding';
+      return oldObj === undefined ? core.validatePathSegmentNamed(obj, namespaced) : validateObjectMetaUpdate(obj.metadata, oldObj.metadata);
+    }
+    if (oldObj === undefined) return validateObjectMeta(obj.metadata, { namespaced: opts.namespaced ?? (obj.metadata?.namespace ?? '') !== '', nameFn: nameIsDNSSubdomain });
+    return validateObjectMetaUpdate(obj.metadata, oldObj.metadata);
+  }
+  if (oldObj === undefined) return v.create(obj as never);
+  if (opts.subresource === 'status') {
+    if (v.status !== undefined) return v.status(obj as never, oldObj as never);
+    return validateObjectMetaUpdate(obj.metadata, oldObj.metadata);
+  }
+  if (opts.subresource === 'finalize' && key === '/Namespace') return core.validateNamespaceFinalizeUpdate(obj as never, oldObj as never);
+  return v.update(obj as never, oldObj as never);
+}
+
+export { apps, batch, core, pod, service };
+export * from './objectmeta.js';
+export * from './scheduling.js';
+export * from './resources.js';
+export * as names from './_names.js';
+export { generateJobSelector } from './batch.js';
+export { validateOS, validateLinux, validateWindows, validateWindowsHostProcessPod, validatePodCreate, validatePodUpdate, validatePodStatusUpdate, validatePodSpec, validatePodTemplateSpec } from './pod.js';
+export { validateService, validateServiceUpdate } from './service.js';
+export * from './defaults.js';

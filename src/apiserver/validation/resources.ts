@@ -1,0 +1,162 @@
+/**
+ * Resource lists and requirements (`ValidateResourceRequirements`, `ValidateResourceQuantityValue`) and the
+ * decode-time quantity syntax check the API server performs before validation.
+ */
+import type { ResourceRequirements } from 'kubernetes-types/core/v1.js';
+import { type FieldError, fieldErrors, type Path } from '../../api/field-errors.js';
+import { compareQuantities, formatQuantity, isQuantity, parseQuantity, type Quantity } from '../../api/quantity.js';
+import { isQualifiedName } from './_names.js';
+
+type ResourceList = Record<string, string | number>;
+
+const standardContainerResources = new Set(['cpu', 'memory', 'ephemeral-storage']);
+
+function isHugePageResourceName(name: string): boolean {
+  return name.startsWith('hugepages-');
+}
+
+/** `helper.IsNativeResource`: no domain, or a `kubernetes.io/` domain. */
+export function isNativeResource(name: string): boolean {
+  return !name.includes('/') || name.includes('kubernetes.io/');
+}
+
+/** `helper.IsExtendedResourceName`. */
+export function isExtendedResourceName(name: string): boolean {
+  if (isNativeResource(name) || name.startsWith('requests.')) return false;
+  return isQualifiedName(`requests.${name}`).length === 0;
+}
+
+/** `helper.IsOvercommitAllowed`: native, non-hugepage resources. */
+function isOvercommitAllowed(name: string): boolean {
+  return isNativeResource(name) && !isHugePageResourceName(name);
+}
+
+function isIntegerResourceName(name: string): boolean {
+  return isExtendedResourceName(name);
+}
+
+function q(v: string | number): Quantity | undefined {
+  const s = String(v);
+  return isQuantity(s) ? parseQuantity(s) : undefined;
+}
+
+function qString(v: string | number): string {
+  const parsed = q(v);
+  return parsed === undefined ? String(v) : formatQuantity(parsed);
+}
+
+function validateResourceName(name: string, path: Path): FieldError[] {
+  return isQualifiedName(name).map((m) => fieldErrors.invalid(path, name, m));
+}
+
+/** `validateContainerResourceName`. */
+export function validateContainerResourceName(name: string, path: Path): FieldError[] {
+  const errs = validateResourceName(name, path);
+  if (!name.includes('/')) {
+    if (!standardContainerResources.has(name) && !isHugePageResourceName(name)) {
+      errs.push(fieldErrors.invalid(path, name, 'must be a standard resource for containers'));
+    }
+  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
+    errs.push(fieldErrors.invalid(path, name, "doesn't follow extended resource name standard"));
+  }
+  return errs;
+}
+
+/** `ValidateResourceQuantityValue`: non-negative; whole numbers for extended resources. */
+export function validateResourceQuantityValue(name: string, value: string | number, path: Path): FieldError[] {
+  const parsed = q(value);
+  if (parsed === undefined) return [];
+  const errs: FieldError[] = [];
+  if (parsed.nanos < 0n) errs.push(fieldErrors.invalid(path, formatQuantity(parsed), 'must be greater than or equal to 0'));
+  if (isIntegerResourceName(name) && parsed.nanos % 1_000_000_000n !== 0n) {
+    errs.push(fieldErrors.invalid(path, formatQuantity(parsed), 'must be an integer'));
+  }
+  return errs;
+}
+
+/** `ValidateResourceRequirements`: names, values, and requests no greater than limits. */
+export function validateResourceRequirements(req: ResourceRequirements | undefined, path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const limits: ResourceList = (req?.limits ?? {});
+  const requests: ResourceList = (req?.requests ?? {});
+  const limPath = path.child('limits');
+  const reqPath = path.child('requests');
+  let cpuOrMemory = false;
+  let hugePages = false;
+  for (const name of Object.keys(limits).sort()) {
+    const p = limPath.key(name);
+    errs.push(...validateContainerResourceName(name, p));
+    errs.push(...validateResourceQuantityValue(name, limits[name] ?? 0, p));
+    if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
+    if (isHugePageResourceName(name)) hugePages = true;
+  }
+  for (const name of Object.keys(requests).sort()) {
+    const p = reqPath.key(name);
+    const value = requests[name] ?? 0;
+    errs.push(...validateContainerResourceName(name, p));
+    errs.push(...validateResourceQuantityValue(name, value, p));
+    if (name === 'cpu' || name === 'memory') cpuOrMemory = true;
+    if (isHugePageResourceName(name)) hugePages = true;
+    const limit = Object.prototype.hasOwnProperty.call(limits, name) ? limits[name] : undefined;
+    const rq = q(value);
+    if (limit !== undefined) {
+      const lq = q(limit);
+      if (rq === undefined || lq === undefined) continue;
+      const cmp = compareQuantities(rq, lq);
+      if (cmp !== 0 && !isOvercommitAllowed(name)) {
+        errs.push(fieldErrors.invalid(reqPath, qString(value), `must be equal to ${name} limit of ${qString(limit)}`));
+      } else if (cmp > 0) {
+        errs.push(fieldErrors.invalid(reqPath, qString(value), `must be less than or equal to ${name} limit of ${qString(limit)}`));
+      }
+    } else if (!isOvercommitAllowed(name)) {
+      errs.push(fieldErrors.required(limPath, 'Limit must be set for non overcommitable resources'));
+    }
+  }
+  if (hugePages && !cpuOrMemory) errs.push(fieldErrors.forbidden(path, 'HugePages require cpu or memory'));
+  return errs;
+}
+
+/** A resource list such as `spec.overhead` or a RuntimeClass's `overhead.podFixed`. */
+export function validateResourceList(list: Record<string, string | number> | undefined, path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  for (const name of Object.keys(list ?? {}).sort()) {
+    errs.push(...validateContainerResourceName(name, path.key(name)));
+    errs.push(...validateResourceQuantityValue(name, list?.[name] ?? 0, path.key(name)));
+  }
+  return errs;
+}
+
+/** The message upstream's decoder gives for a malformed quantity (a 400, before validation). */
+export const quantityDecodeMessage = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+
+const quantityMapKeys = new Set(['limits', 'requests', 'overhead', 'podFixed', 'capacity', 'allocatable', 'hard', 'used', 'max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']);
+
+/**
+ * Finds the first malformed quantity in an object (any value under a resource-list field such as
+ * `resources.limits`, `overhead`, `status.capacity`, plus `emptyDir.sizeLimit` and PVC storage). The API
+ * server answers such a body with 400 `<Kind> in version "v1" cannot be handled as a <Kind>: <message>`.
+ * Returns undefined when every quantity parses.
+ */
+export function findMalformedQuantity(obj: unknown): string | undefined {
+  const visit = (v: unknown, parentKey: string): string | undefined => {
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        const r = visit(x, '');
+        if (r !== undefined) return r;
+      }
+      return undefined;
+    }
+    if (v === null || typeof v !== 'object') return undefined;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (quantityMapKeys.has(parentKey) && (typeof x === 'string' || typeof x === 'number')) {
+        if (!isQuantity(String(x))) return quantityDecodeMessage;
+        continue;
+      }
+      if (k === 'sizeLimit' && typeof x === 'string' && !isQuantity(x)) return quantityDecodeMessage;
+      const r = visit(x, k);
+      if (r !== undefined) return r;
+    }
+    return undefined;
+  };
+  return visit(obj, '');
+}
