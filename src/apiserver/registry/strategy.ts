@@ -55,7 +55,7 @@ export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
       return;
     case '/namespaces':
       // namespaceStrategy.PrepareForCreate: every namespace starts with the `kubernetes` finalizer.
-      obj['spec'] = { ...((obj['spec'] ?? {}) as object), finalizers: ['kubernetes'] };
+      obj['spec'] = { ...((obj['spec'] ?? {})), finalizers: ['kubernetes'] };
       obj['status'] = { phase: 'Active' };
       return;
     case '/persistentvolumeclaims':
