@@ -91,3 +91,25 @@ void test('a watch resumes without gaps or duplicates after etcd restarts', asyn
     b = undefined;
   }
 });
+
+void test('a slow watcher pauses its stream and still sees every event once', async () => {
+  const root = nextRoot();
+  const b = await openEtcdBackend({ endpoints: server().endpoints, prefix: root, watchBufferEvents: 3 });
+  const watch = b.watch(root, await b.currentRevision());
+  try {
+    const revs = await Promise.all(Array.from({ length: 100 }, (_, i) => b.create(`${root}p${i}`, new Uint8Array([i]))));
+    const seen: number[] = [];
+    for await (const ev of watch) {
+      seen.push(ev.revision);
+      if (seen.length % 10 === 0) await new Promise((r) => setTimeout(r, 5));
+      if (seen.length === revs.length) break;
+    }
+    assert.deepEqual(
+      seen,
+      revs.sort((x, y) => x - y),
+    );
+  } finally {
+    watch.close();
+    await b.close();
+  }
+});

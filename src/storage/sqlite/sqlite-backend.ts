@@ -276,6 +276,7 @@ export class SqliteBackend implements Backend {
   readonly #watchers = new Set<SqliteWatch>();
   readonly #allWatches = new Set<SqliteWatch>();
   #compaction: Promise<void> = Promise.resolve();
+  #compactionsRunning = 0;
   #compactTimer: NodeJS.Timeout | undefined;
   #revisionAtLastTick = 0;
   #closed = false;
@@ -306,6 +307,11 @@ export class SqliteBackend implements Backend {
   /** The database file. */
   get file(): string {
     return this.#file;
+  }
+
+  /** True while a compaction is deleting history (for tests and metrics). */
+  get compacting(): boolean {
+    return this.#compactionsRunning > 0;
   }
 
   /** Opens (creating if needed) the database and starts the automatic compactor. */
@@ -601,12 +607,17 @@ export class SqliteBackend implements Backend {
       stmts.compactTombstones.run({ lo, hi });
       stmts.setMeta.run(metaCompactDone, hi);
     });
-    let done = stmts.getMeta.get(metaCompactDone) ?? 0;
-    while (done < revision && !this.#closed) {
-      const hi = Math.min(done + batchSize, revision);
-      step(done, hi);
-      done = hi;
-      await new Promise<void>((resolve) => setImmediate(resolve));
+    this.#compactionsRunning++;
+    try {
+      let done = stmts.getMeta.get(metaCompactDone) ?? 0;
+      while (done < revision && !this.#closed) {
+        const hi = Math.min(done + batchSize, revision);
+        step(done, hi);
+        done = hi;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    } finally {
+      this.#compactionsRunning--;
     }
   }
 

@@ -178,3 +178,51 @@ void test('the automatic compactor keeps the last minRetainRevisions and one int
     assert.equal(await b.compactedRevision(), rev - 5);
     assert.equal((await b.list('/registry/', { revision: rev - 5 })).items.length, 1);
   }));
+
+void test('an interrupted compaction is finished when the store is opened again', async () => {
+  const dataDir = await tempDir();
+  try {
+    const b = openSqliteBackend({ dataDir, compaction: false });
+    let rev = await b.create('/registry/a', enc('0'));
+    for (let i = 1; i < 30; i++) rev = await b.update('/registry/a', enc(String(i)), rev);
+    await b.close();
+    // What a crash right after raising the compaction mark leaves behind.
+    const raw = new Database(join(dataDir, 'kubemix.db'));
+    raw.prepare("INSERT INTO meta (name, value) VALUES ('compact_revision', ?)").run(rev - 1);
+    raw.close();
+    const reopened = openSqliteBackend({ dataDir, compaction: false, compactionBatch: 4 });
+    try {
+      assert.equal(await reopened.compactedRevision(), rev - 1);
+      await assert.rejects(reopened.list('/registry/', { revision: 2 }), { name: 'Compacted' });
+      const deadline = Date.now() + 5000;
+      while (Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 10));
+        const size = await reopened.list('/registry/', { revision: rev - 1 });
+        assert.equal(new TextDecoder().decode(size.items[0]?.value), '28');
+        if (!reopened.compacting) break;
+      }
+      assert.equal(reopened.compacting, false);
+    } finally {
+      await reopened.close();
+    }
+    const check = new Database(join(dataDir, 'kubemix.db'), { readonly: true });
+    try {
+      assert.deepEqual(check.prepare('SELECT id FROM kv ORDER BY id').pluck().all(), [rev - 1, rev]);
+    } finally {
+      check.close();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+void test('list pages start after continueFrom only when it is inside the prefix range', () =>
+  withBackend({}, async (b) => {
+    for (const k of ['/registry/pods/a', '/registry/pods/b', '/registry/podsx/c']) await b.create(k, enc(k));
+    const keys = async (continueFrom: string): Promise<string[]> =>
+      (await b.list('/registry/pods/', { continueFrom })).items.map((kv) => kv.key);
+    assert.deepEqual(await keys('/registry/'), ['/registry/pods/a', '/registry/pods/b']);
+    assert.deepEqual(await keys('/registry/pods/a'), ['/registry/pods/b']);
+    assert.deepEqual(await keys('/registry/pods/b'), []);
+    assert.deepEqual(await keys('/registry/q'), []);
+  }));
