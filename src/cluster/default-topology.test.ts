@@ -58,8 +58,8 @@ void test('Windows nodes of the default topology carry their build label', () =>
   assert.ok(w19 && w22);
   assert.equal(nodeLabels(w19)['node.kubernetes.io/windows-build'], '10.0.17763');
   assert.equal(nodeLabels(w22)['node.kubernetes.io/windows-build'], '10.0.20348');
-  assert.equal(w19.kernelVersion, '10.0.17763.6893');
-  assert.equal(w22.kernelVersion, '10.0.20348.3207');
+  assert.equal(w19.kernelVersion, '10.0.17763.6532');
+  assert.equal(w22.kernelVersion, '10.0.20348.2849');
   assert.equal(nodeLabels(w22)['kubernetes.io/os'], 'windows');
 });
 

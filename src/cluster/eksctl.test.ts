@@ -77,7 +77,7 @@ void test('Windows 2022 nodes are labelled nodeclass=windows2022 and report Wind
   for (const n of hetero().filter((x) => x.group === 'windows-ng')) {
     assert.equal(n.labels['nodeclass'], 'windows2022');
     assert.equal(n.osImage, 'Windows Server 2022 Datacenter');
-    assert.equal(n.kernelVersion, '10.0.20348.3207');
+    assert.equal(n.kernelVersion, '10.0.20348.2849');
     assert.equal(nodeLabels(n)['node.kubernetes.io/windows-build'], '10.0.20348');
   }
   const w19 = hetero().find((n) => n.group === 'windows-2019-mng');

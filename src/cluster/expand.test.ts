@@ -90,7 +90,7 @@ void test('nodeObject builds the Node a kubelet registers', () => {
   assert.equal(obj.status?.nodeInfo?.operatingSystem, 'windows');
   assert.equal(obj.status?.nodeInfo?.architecture, 'amd64');
   assert.equal(obj.status?.nodeInfo?.osImage, 'Windows Server 2019 Datacenter');
-  assert.equal(obj.status?.nodeInfo?.kernelVersion, '10.0.17763.6893');
+  assert.equal(obj.status?.nodeInfo?.kernelVersion, '10.0.17763.6532');
   assert.equal(obj.status?.nodeInfo?.kubeletVersion, 'v1.32.0');
   assert.deepEqual(obj.status?.capacity, { cpu: '4', 'ephemeral-storage': '100Gi', memory: '16Gi', pods: '110' });
   // Stable across calls: IDs derive from the node name.

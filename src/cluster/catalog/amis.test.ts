@@ -32,7 +32,7 @@ const families: { name: string; os: string; archs: string[]; build?: string; osI
     archs: ['amd64'],
     build: '10.0.17763',
     osImage: 'Windows Server 2019 Datacenter',
-    kernelAmd64: '10.0.17763.6893',
+    kernelAmd64: '10.0.17763.6532',
   },
   {
     name: 'WindowsServer2019FullContainer',
@@ -40,7 +40,7 @@ const families: { name: string; os: string; archs: string[]; build?: string; osI
     archs: ['amd64'],
     build: '10.0.17763',
     osImage: 'Windows Server 2019 Datacenter',
-    kernelAmd64: '10.0.17763.6893',
+    kernelAmd64: '10.0.17763.6532',
   },
   {
     name: 'WindowsServer2022CoreContainer',
@@ -48,7 +48,7 @@ const families: { name: string; os: string; archs: string[]; build?: string; osI
     archs: ['amd64'],
     build: '10.0.20348',
     osImage: 'Windows Server 2022 Datacenter',
-    kernelAmd64: '10.0.20348.3207',
+    kernelAmd64: '10.0.20348.2849',
   },
   {
     name: 'WindowsServer2022FullContainer',
@@ -56,7 +56,7 @@ const families: { name: string; os: string; archs: string[]; build?: string; osI
     archs: ['amd64'],
     build: '10.0.20348',
     osImage: 'Windows Server 2022 Datacenter',
-    kernelAmd64: '10.0.20348.3207',
+    kernelAmd64: '10.0.20348.2849',
   },
 ];
 

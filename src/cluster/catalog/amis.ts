@@ -81,12 +81,12 @@ const familyList: readonly AmiFamily[] = [
     (a) => `BOTTLEROCKET_${amiArch(a)}_FIPS`,
     'containerd://1.7.25+bottlerocket',
   ),
-  windows('WindowsServer2019CoreContainer', '2019', '10.0.17763', 6893, 'CORE'),
-  windows('WindowsServer2019FullContainer', '2019', '10.0.17763', 6893, 'FULL'),
-  windows('WindowsServer2022CoreContainer', '2022', '10.0.20348', 3207, 'CORE'),
-  windows('WindowsServer2022FullContainer', '2022', '10.0.20348', 3207, 'FULL'),
-  windows('WindowsServer2025CoreContainer', '2025', '10.0.26100', 3194, 'CORE'),
-  windows('WindowsServer2025FullContainer', '2025', '10.0.26100', 3194, 'FULL'),
+  windows('WindowsServer2019CoreContainer', '2019', '10.0.17763', 6532, 'CORE'),
+  windows('WindowsServer2019FullContainer', '2019', '10.0.17763', 6532, 'FULL'),
+  windows('WindowsServer2022CoreContainer', '2022', '10.0.20348', 2849, 'CORE'),
+  windows('WindowsServer2022FullContainer', '2022', '10.0.20348', 2849, 'FULL'),
+  windows('WindowsServer2025CoreContainer', '2025', '10.0.26100', 2314, 'CORE'),
+  windows('WindowsServer2025FullContainer', '2025', '10.0.26100', 2314, 'FULL'),
 ];
 
 /**

@@ -1,7 +1,7 @@
 /**
  * What a node reports in `status.nodeInfo` for the operating systems kubemix simulates. Windows values follow
  * the kubelet on Windows (semantics.md section 12): `osImage` is the registry's ProductName, `kernelVersion` is
- * `<major>.<minor>.<build>.<UBR>`. The UBRs are those of early-2025 cumulative updates.
+ * `<major>.<minor>.<build>.<UBR>`. The UBRs match the simulated kubelet's defaults (src/node/kubelet/node-status.ts).
  */
 
 export interface OsImage {
@@ -29,10 +29,10 @@ export const defaultWindowsBuild = '10.0.20348';
 /** Known Windows Server builds: build -> [ProductName, UBR]. */
 const windowsServerBuilds: Readonly<Record<string, readonly [string, number]>> = {
   '10.0.14393': ['Windows Server 2016 Datacenter', 7785],
-  '10.0.17763': ['Windows Server 2019 Datacenter', 6893],
-  '10.0.20348': ['Windows Server 2022 Datacenter', 3207],
+  '10.0.17763': ['Windows Server 2019 Datacenter', 6532],
+  '10.0.20348': ['Windows Server 2022 Datacenter', 2849],
   '10.0.25398': ['Windows Server Datacenter', 1425],
-  '10.0.26100': ['Windows Server 2025 Datacenter', 3194],
+  '10.0.26100': ['Windows Server 2025 Datacenter', 2314],
 };
 
 /** `10.0.<build>`: the form of the `node.kubernetes.io/windows-build` label. */
