@@ -1,0 +1,262 @@
+/**
+ * The scheduler cache (pkg/scheduler/backend/cache/cache.go): NodeInfos kept up to date from node and
+ * pod events, plus assumed pods (placed by a cycle, binding in flight). An assumed pod counts on its
+ * node at once; it is confirmed when the informer reports it bound, or forgotten if binding fails.
+ * Assumed pods never expire (kube-scheduler 1.32's default).
+ */
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import { NodeInfo, podKey, type ImageStateSummary } from '../framework/types.js';
+import { NodeTree } from './node-tree.js';
+import type { Snapshot } from './snapshot.js';
+
+interface PodState {
+  pod: Pod;
+  assumed: boolean;
+  bindingFinished: boolean;
+}
+
+interface ImageState {
+  size: number;
+  nodes: Set<string>;
+}
+
+export class CacheError extends Error {}
+
+export class Cache {
+  private readonly nodes = new Map<string, NodeInfo>();
+  private readonly podStates = new Map<string, PodState>();
+  private readonly nodeTree = new NodeTree();
+  private readonly imageStates = new Map<string, ImageState>();
+  /** Nodes changed since the last snapshot update (names; the info may be gone). */
+  private readonly dirty = new Set<string>();
+  private lastSnapshot: Snapshot | undefined;
+  private generation = 0;
+  /** The node list's membership or order changed. */
+  private treeChanged = true;
+
+  private touch(name: string, info?: NodeInfo): void {
+    this.generation++;
+    if (info !== undefined) info.generation = this.generation;
+    this.dirty.add(name);
+  }
+
+  private nodeInfoFor(name: string): NodeInfo {
+    let ni = this.nodes.get(name);
+    if (ni === undefined) {
+      ni = new NodeInfo();
+      ni.name = name;
+      this.nodes.set(name, ni);
+    }
+    return ni;
+  }
+
+  // ---- nodes ----
+
+  addNode(node: Node): void {
+    this.updateNode(undefined, node);
+  }
+
+  updateNode(oldNode: Node | undefined, newNode: Node): void {
+    const name = newNode.metadata?.name ?? '';
+    const ni = this.nodeInfoFor(name);
+    const prev = ni.node;
+    if (prev === undefined) {
+      this.nodeTree.addNode(newNode);
+      this.treeChanged = true;
+    } else {
+      this.removeNodeImageStates(prev);
+      if (this.nodeTree.updateNode(prev, newNode)) this.treeChanged = true;
+    }
+    void oldNode;
+    this.addNodeImageStates(newNode, ni);
+    ni.setNode(newNode);
+    this.touch(name, ni);
+  }
+
+  removeNode(node: Node): void {
+    const name = node.metadata?.name ?? '';
+    const ni = this.nodes.get(name);
+    if (ni === undefined) return;
+    if (ni.node !== undefined) {
+      this.removeNodeImageStates(ni.node);
+      this.nodeTree.removeNode(ni.node);
+      this.treeChanged = true;
+    }
+    // Pods still bound to a deleted node stay accounted until their deletion is observed.
+    if (ni.pods.length === 0) this.nodes.delete(name);
+    else ni.removeNode();
+    this.touch(name, ni);
+  }
+
+  private addNodeImageStates(node: Node, ni: NodeInfo): void {
+    const sum = new Map<string, ImageStateSummary>();
+    const nodeName = node.metadata?.name ?? '';
+    for (const img of node.status?.images ?? []) {
+      for (const name of img.names ?? []) {
+        let st = this.imageStates.get(name);
+        if (st === undefined) this.imageStates.set(name, (st = { size: img.sizeBytes ?? 0, nodes: new Set() }));
+        st.nodes.add(nodeName);
+        if (!sum.has(name)) sum.set(name, { size: st.size, numNodes: st.nodes.size });
+      }
+    }
+    ni.imageStates = sum;
+  }
+
+  private removeNodeImageStates(node: Node): void {
+    const nodeName = node.metadata?.name ?? '';
+    for (const img of node.status?.images ?? []) {
+      for (const name of img.names ?? []) {
+        const st = this.imageStates.get(name);
+        if (st === undefined) continue;
+        st.nodes.delete(nodeName);
+        if (st.nodes.size === 0) this.imageStates.delete(name);
+      }
+    }
+  }
+
+  // ---- pods ----
+
+  private addPodToNode(pod: Pod): void {
+    const name = pod.spec?.nodeName ?? '';
+    const ni = this.nodeInfoFor(name);
+    ni.addPod(pod);
+    this.touch(name, ni);
+  }
+
+  private removePodFromNode(pod: Pod): void {
+    const name = pod.spec?.nodeName ?? '';
+    const ni = this.nodes.get(name);
+    if (ni === undefined) return;
+    ni.removePod(pod);
+    if (ni.node === undefined && ni.pods.length === 0) this.nodes.delete(name);
+    this.touch(name, ni);
+  }
+
+  /** `AssumePod`: the pod (with spec.nodeName set) counts on its node before binding completes. */
+  assumePod(pod: Pod): void {
+    const key = podKey(pod);
+    if (this.podStates.has(key)) throw new CacheError(`pod ${key}(${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}) is in the cache, so can't be assumed`);
+    this.addPodToNode(pod);
+    this.podStates.set(key, { pod, assumed: true, bindingFinished: false });
+  }
+
+  finishBinding(pod: Pod): void {
+    const st = this.podStates.get(podKey(pod));
+    if (st !== undefined && st.assumed) st.bindingFinished = true;
+  }
+
+  /** `ForgetPod`: undo an assumption after a failed bind. */
+  forgetPod(pod: Pod): void {
+    const key = podKey(pod);
+    const st = this.podStates.get(key);
+    if (st === undefined || !st.assumed) return;
+    this.removePodFromNode(st.pod);
+    this.podStates.delete(key);
+  }
+
+  isAssumedPod(pod: Pod): boolean {
+    return this.podStates.get(podKey(pod))?.assumed ?? false;
+  }
+
+  getPod(pod: Pod): Pod | undefined {
+    return this.podStates.get(podKey(pod))?.pod;
+  }
+
+  /** `AddPod`: an assigned pod seen by the informer; confirms an assumed one. */
+  addPod(pod: Pod): void {
+    const key = podKey(pod);
+    const st = this.podStates.get(key);
+    if (st !== undefined && st.assumed) {
+      this.removePodFromNode(st.pod);
+      this.addPodToNode(pod);
+      this.podStates.set(key, { pod, assumed: false, bindingFinished: true });
+      return;
+    }
+    if (st !== undefined) {
+      this.updatePod(st.pod, pod);
+      return;
+    }
+    this.addPodToNode(pod);
+    this.podStates.set(key, { pod, assumed: false, bindingFinished: true });
+  }
+
+  updatePod(oldPod: Pod, newPod: Pod): void {
+    const key = podKey(oldPod);
+    const st = this.podStates.get(key);
+    if (st === undefined) {
+      this.addPod(newPod);
+      return;
+    }
+    if (st.assumed) {
+      this.addPod(newPod);
+      return;
+    }
+    this.removePodFromNode(st.pod);
+    this.addPodToNode(newPod);
+    st.pod = newPod;
+  }
+
+  removePod(pod: Pod): void {
+    const key = podKey(pod);
+    const st = this.podStates.get(key);
+    if (st === undefined) return;
+    this.removePodFromNode(st.pod);
+    this.podStates.delete(key);
+  }
+
+  nodeCount(): number {
+    let n = 0;
+    for (const ni of this.nodes.values()) if (ni.node !== undefined) n++;
+    return n;
+  }
+
+  podCount(): number {
+    return this.podStates.size;
+  }
+
+  /** A NodeInfo of the cache (not a copy; for inspection in tests). */
+  nodeInfo(name: string): NodeInfo | undefined {
+    return this.nodes.get(name);
+  }
+
+  /**
+   * `UpdateSnapshot`: re-copies only nodes changed since this snapshot was last updated. A snapshot the
+   * cache has not updated before is rebuilt fully.
+   */
+  updateSnapshot(s: Snapshot): void {
+    const full = this.lastSnapshot !== s || s.generation === 0;
+    let updateAllLists = this.treeChanged || full;
+    let updateAffinityLists = false;
+    const names = full ? [...new Set([...this.nodes.keys(), ...s.nodeInfoMap.keys()])] : [...this.dirty];
+    for (const name of names) {
+      const ni = this.nodes.get(name);
+      if (ni === undefined || ni.node === undefined) {
+        if (s.nodeInfoMap.delete(name)) updateAllLists = true;
+        continue;
+      }
+      let existing = s.nodeInfoMap.get(name);
+      if (existing === undefined) {
+        existing = new NodeInfo();
+        s.nodeInfoMap.set(name, existing);
+        updateAllLists = true;
+      }
+      const clone = ni.snapshot();
+      if (existing.podsWithAffinity.length > 0 !== clone.podsWithAffinity.length > 0) updateAffinityLists = true;
+      if (existing.podsWithRequiredAntiAffinity.length > 0 !== clone.podsWithRequiredAntiAffinity.length > 0) updateAffinityLists = true;
+      existing.copyFrom(clone);
+    }
+    this.dirty.clear();
+    if (updateAllLists) {
+      const list: NodeInfo[] = [];
+      for (const name of this.nodeTree.list()) {
+        const ni = s.nodeInfoMap.get(name);
+        if (ni !== undefined) list.push(ni);
+      }
+      s.nodeInfoList = list;
+      this.treeChanged = false;
+    }
+    if (updateAllLists || updateAffinityLists) s.rebuildAffinityLists();
+    s.generation = this.generation;
+    this.lastSnapshot = s;
+  }
+}

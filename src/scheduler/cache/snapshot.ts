@@ -1,0 +1,77 @@
+/**
+ * `Snapshot` (pkg/scheduler/backend/cache/snapshot.go): the immutable-per-cycle view plugins read. The
+ * cache refreshes it incrementally: only nodes changed since the last update are re-copied, in place, so
+ * list membership is rebuilt only when nodes come or go or a node gains/loses pods with affinity.
+ */
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import type { NodeInfoLister } from '../framework/interfaces.js';
+import { NodeInfo } from '../framework/types.js';
+
+export class Snapshot implements NodeInfoLister {
+  nodeInfoMap = new Map<string, NodeInfo>();
+  nodeInfoList: NodeInfo[] = [];
+  havePodsWithAffinityNodeInfoList: NodeInfo[] = [];
+  havePodsWithRequiredAntiAffinityNodeInfoList: NodeInfo[] = [];
+  /** The cache generation this snapshot reflects. */
+  generation = 0;
+
+  /** `NewSnapshot(pods, nodes)`: a standalone snapshot for tests and offline checks. */
+  static fromPodsAndNodes(pods: readonly Pod[], nodes: readonly Node[]): Snapshot {
+    const s = new Snapshot();
+    const byNode = new Map<string, NodeInfo>();
+    for (const n of nodes) {
+      const ni = new NodeInfo();
+      ni.setNode(n);
+      byNode.set(ni.name, ni);
+    }
+    for (const p of pods) {
+      const name = p.spec?.nodeName ?? '';
+      byNode.get(name)?.addPod(p);
+    }
+    const images = new Map<string, { size: number; nodes: Set<string> }>();
+    for (const n of nodes) {
+      for (const img of n.status?.images ?? []) {
+        for (const name of img.names ?? []) {
+          let st = images.get(name);
+          if (st === undefined) images.set(name, (st = { size: img.sizeBytes ?? 0, nodes: new Set() }));
+          st.nodes.add(n.metadata?.name ?? '');
+        }
+      }
+    }
+    for (const n of nodes) {
+      const ni = byNode.get(n.metadata?.name ?? '');
+      if (ni === undefined) continue;
+      for (const img of n.status?.images ?? []) {
+        for (const name of img.names ?? []) {
+          const st = images.get(name);
+          if (st !== undefined && !ni.imageStates.has(name)) ni.imageStates.set(name, { size: st.size, numNodes: st.nodes.size });
+        }
+      }
+    }
+    for (const ni of byNode.values()) s.nodeInfoMap.set(ni.name, ni);
+    s.nodeInfoList = [...byNode.values()];
+    s.rebuildAffinityLists();
+    return s;
+  }
+
+  rebuildAffinityLists(): void {
+    this.havePodsWithAffinityNodeInfoList = this.nodeInfoList.filter((n) => n.podsWithAffinity.length > 0);
+    this.havePodsWithRequiredAntiAffinityNodeInfoList = this.nodeInfoList.filter((n) => n.podsWithRequiredAntiAffinity.length > 0);
+  }
+
+  list(): readonly NodeInfo[] {
+    return this.nodeInfoList;
+  }
+  havePodsWithAffinityList(): readonly NodeInfo[] {
+    return this.havePodsWithAffinityNodeInfoList;
+  }
+  havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[] {
+    return this.havePodsWithRequiredAntiAffinityNodeInfoList;
+  }
+  get(nodeName: string): NodeInfo | undefined {
+    return this.nodeInfoMap.get(nodeName);
+  }
+  numNodes(): number {
+    return this.nodeInfoList.length;
+  }
+}

@@ -1,0 +1,37 @@
+/**
+ * `framework.CycleState`: per-scheduling-cycle data plugins share between their extension points.
+ * Data written in PreFilter is cloned when preemption or nominated pods evaluate "what if" states.
+ */
+
+export interface StateData {
+  /** A copy safe to mutate independently (AddPod/RemovePod run on clones). */
+  clone(): StateData;
+}
+
+export class CycleState {
+  private readonly data = new Map<string, StateData>();
+  /** Filter plugins whose PreFilter returned Skip. */
+  skipFilterPlugins: ReadonlySet<string> = new Set();
+  /** Score plugins whose PreScore returned Skip. */
+  skipScorePlugins: ReadonlySet<string> = new Set();
+
+  read<T extends StateData>(key: string): T | undefined {
+    return this.data.get(key) as T | undefined;
+  }
+
+  write(key: string, value: StateData): void {
+    this.data.set(key, value);
+  }
+
+  delete(key: string): void {
+    this.data.delete(key);
+  }
+
+  clone(): CycleState {
+    const c = new CycleState();
+    for (const [k, v] of this.data) c.data.set(k, v.clone());
+    c.skipFilterPlugins = this.skipFilterPlugins;
+    c.skipScorePlugins = this.skipScorePlugins;
+    return c;
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * `framework.NodeToStatus`, `Diagnosis` and `FitError` (pkg/scheduler/framework/types.go): why a pod
+ * fits nowhere, and the FailedScheduling message built from it (semantics.md section 3).
+ */
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { NodeToStatusReader } from './interfaces.js';
+import { Code, Status, newStatus } from './status.js';
+
+export const noNodeAvailableMsg = (n: number): string => `0/${n} nodes are available`;
+/** `ErrNoNodesAvailable`. */
+export const errNoNodesAvailableMessage = 'no nodes available to schedule pods';
+
+/** Statuses per node; nodes without an entry answer `absentNodesStatus` (UnschedulableAndUnresolvable by default). */
+export class NodeToStatus implements NodeToStatusReader {
+  private readonly m = new Map<string, Status>();
+  private absent: Status = newStatus(Code.UnschedulableAndUnresolvable);
+
+  set(nodeName: string, s: Status): void {
+    this.m.set(nodeName, s);
+  }
+  get(nodeName: string): Status {
+    return this.m.get(nodeName) ?? this.absent;
+  }
+  has(nodeName: string): boolean {
+    return this.m.has(nodeName);
+  }
+  /** Number of explicitly recorded nodes. */
+  len(): number {
+    return this.m.size;
+  }
+  absentNodesStatus(): Status {
+    return this.absent;
+  }
+  setAbsentNodesStatus(s: Status): void {
+    this.absent = s;
+  }
+  forEachExplicitNode(fn: (nodeName: string, s: Status) => void): void {
+    for (const [k, v] of this.m) fn(k, v);
+  }
+}
+
+export interface Diagnosis {
+  nodeToStatus: NodeToStatus;
+  /** Plugins that rejected the pod (drive queueing hints). */
+  unschedulablePlugins: Set<string>;
+  pendingPlugins: Set<string>;
+  preFilterMsg: string;
+  postFilterMsg: string;
+}
+
+export function newDiagnosis(): Diagnosis {
+  return { nodeToStatus: new NodeToStatus(), unschedulablePlugins: new Set(), pendingPlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
+}
+
+/** A byte-wise compare, as Go's sort.Strings. */
+export function compareStrings(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** `FitError`: the pod fits on none of `numAllNodes` nodes. */
+export class FitError {
+  readonly name = 'FitError';
+  constructor(
+    readonly pod: Pod,
+    readonly numAllNodes: number,
+    readonly diagnosis: Diagnosis,
+  ) {}
+
+  /** Computed on each read: PostFilter adds its message after the error is created. */
+  get message(): string {
+    return this.error();
+  }
+
+  /** `FitError.Error()`. */
+  error(): string {
+    let msg = `${noNodeAvailableMsg(this.numAllNodes)}:`;
+    const d = this.diagnosis;
+    if (d.preFilterMsg !== '') {
+      msg += ` ${d.preFilterMsg}.`;
+    } else {
+      const reasons = new Map<string, number>();
+      d.nodeToStatus.forEachExplicitNode((_n, s) => {
+        for (const r of s.reasons()) reasons.set(r, (reasons.get(r) ?? 0) + 1);
+      });
+      const absent = this.numAllNodes - d.nodeToStatus.len();
+      if (absent > 0) {
+        for (const r of d.nodeToStatus.absentNodesStatus().reasons()) reasons.set(r, (reasons.get(r) ?? 0) + absent);
+      }
+      const parts = [...reasons].map(([r, n]) => `${n} ${r}`).sort(compareStrings);
+      if (parts.length > 0) msg += ` ${parts.join(', ')}.`;
+    }
+    if (d.postFilterMsg !== '') msg += ` ${d.postFilterMsg}`;
+    return msg;
+  }
+}

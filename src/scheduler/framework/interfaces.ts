@@ -1,0 +1,231 @@
+/**
+ * Extension points (pkg/scheduler/framework/interface.go): one small interface each, all with `name`.
+ * A plugin implements any subset; the framework finds them with the type guards below.
+ */
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Labels, Selector } from '../../api/labels.js';
+import type { CycleState } from './cycle-state.js';
+import type { Status } from './status.js';
+import type { NodeInfo, PodInfo } from './types.js';
+
+export const maxNodeScore = 100;
+export const minNodeScore = 0;
+
+export interface Plugin {
+  readonly name: string;
+}
+
+/** `PreFilterResult`: undefined node names means all nodes. */
+export interface PreFilterResult {
+  nodeNames: Set<string> | undefined;
+}
+
+export interface PreFilterExtensions {
+  addPod(state: CycleState, podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): Status;
+  removePod(state: CycleState, podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): Status;
+}
+
+export interface PreFilterPlugin extends Plugin {
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: Status };
+  preFilterExtensions?(): PreFilterExtensions | undefined;
+}
+
+export interface FilterPlugin extends Plugin {
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status;
+}
+
+export interface NominatingInfo {
+  nominatedNodeName: string;
+  /** `ModeOverride` sets/clears the nominated node; `ModeNoop` leaves it. */
+  mode: 'Override' | 'Noop';
+}
+
+export interface PostFilterResult {
+  nominatingInfo: NominatingInfo | undefined;
+}
+
+/** Reads filter statuses per node; nodes never evaluated answer `absentNodesStatus`. */
+export interface NodeToStatusReader {
+  get(nodeName: string): Status;
+}
+
+export interface PostFilterPlugin extends Plugin {
+  postFilter(state: CycleState, pod: Pod, filteredNodeStatusMap: NodeToStatusReader): { result?: PostFilterResult; status: Status };
+}
+
+export interface PreScorePlugin extends Plugin {
+  preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status;
+}
+
+export interface NodeScore {
+  name: string;
+  score: number;
+}
+
+export interface ScoreExtensions {
+  normalizeScore(state: CycleState, pod: Pod, scores: NodeScore[]): Status;
+}
+
+export interface ScorePlugin extends Plugin {
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status };
+  scoreExtensions?(): ScoreExtensions | undefined;
+}
+
+export interface ReservePlugin extends Plugin {
+  reserve(state: CycleState, pod: Pod, nodeName: string): Status;
+  unreserve(state: CycleState, pod: Pod, nodeName: string): void;
+}
+
+export interface PermitPlugin extends Plugin {
+  permit(state: CycleState, pod: Pod, nodeName: string): { status: Status; timeoutMs: number };
+}
+
+export interface PreBindPlugin extends Plugin {
+  preBind(state: CycleState, pod: Pod, nodeName: string): Promise<Status>;
+}
+
+export interface BindPlugin extends Plugin {
+  /** Skip means "not mine"; the next bind plugin is tried. */
+  bind(state: CycleState, pod: Pod, nodeName: string): Promise<Status>;
+}
+
+export interface PostBindPlugin extends Plugin {
+  postBind(state: CycleState, pod: Pod, nodeName: string): void;
+}
+
+export interface QueueSortPlugin extends Plugin {
+  less(a: QueuedPodInfoLike, b: QueuedPodInfoLike): boolean;
+}
+
+/** What QueueSort compares. */
+export interface QueuedPodInfoLike {
+  readonly pod: Pod;
+  /** When the pod was last added to the queue (ms). */
+  readonly timestamp: number;
+}
+
+function has(p: Plugin, method: string): boolean {
+  return typeof (p as unknown as Record<string, unknown>)[method] === 'function';
+}
+
+export const isPreFilterPlugin = (p: Plugin): p is PreFilterPlugin => has(p, 'preFilter');
+export const isFilterPlugin = (p: Plugin): p is FilterPlugin => has(p, 'filter');
+export const isPostFilterPlugin = (p: Plugin): p is PostFilterPlugin => has(p, 'postFilter');
+export const isPreScorePlugin = (p: Plugin): p is PreScorePlugin => has(p, 'preScore');
+export const isScorePlugin = (p: Plugin): p is ScorePlugin => has(p, 'score');
+export const isReservePlugin = (p: Plugin): p is ReservePlugin => has(p, 'reserve');
+export const isPermitPlugin = (p: Plugin): p is PermitPlugin => has(p, 'permit');
+export const isPreBindPlugin = (p: Plugin): p is PreBindPlugin => has(p, 'preBind');
+export const isBindPlugin = (p: Plugin): p is BindPlugin => has(p, 'bind');
+export const isPostBindPlugin = (p: Plugin): p is PostBindPlugin => has(p, 'postBind');
+export const isQueueSortPlugin = (p: Plugin): p is QueueSortPlugin => has(p, 'less');
+
+/** `NodeInfoLister` over the cycle's snapshot. */
+export interface NodeInfoLister {
+  list(): readonly NodeInfo[];
+  havePodsWithAffinityList(): readonly NodeInfo[];
+  havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
+  get(nodeName: string): NodeInfo | undefined;
+}
+
+/** Objects whose selectors define a pod's default spreading (`helper.DefaultSelector`). */
+export interface SpreadingSelectorSource {
+  /** Selectors (as label sets) of Services in `namespace`; services without a selector are omitted. */
+  serviceSelectors(namespace: string): readonly Readonly<Record<string, string>>[];
+  /** The label selector of the controller owning the pod (ReplicaSet, StatefulSet, ReplicationController), if known. */
+  controllerSelector(pod: Pod): Selector | undefined;
+}
+
+/** What plugins may use of the scheduler (`framework.Handle`). */
+export interface Handle {
+  snapshot(): NodeInfoLister;
+  /** Pods nominated to run on `nodeName` (after preemption). */
+  nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /** Labels of a namespace, for namespaceSelector; undefined when unknown. */
+  namespaceLabels(namespace: string): Labels;
+  /** Names of namespaces matching a selector. */
+  namespacesMatching(selector: Selector): string[];
+  spreadingSelectorSource(): SpreadingSelectorSource | undefined;
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status;
+  runPreFilterExtensionAddPod(state: CycleState, podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): Status;
+  runPreFilterExtensionRemovePod(state: CycleState, podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): Status;
+  /** Uniform random in [0, 1); injectable for deterministic tests. */
+  random(): number;
+  /** Side effects against the API (preemption, binding); undefined in offline use. */
+  apiActions(): ApiActions | undefined;
+  /** The profile's scheduler name. */
+  readonly schedulerName: string;
+}
+
+/** API side effects plugins request; the Scheduler driver implements them with the Client. */
+export interface ApiActions {
+  bind(pod: Pod, nodeName: string): Promise<void>;
+  /** Deletes a preemption victim after marking it with the DisruptionTarget condition; records `Preempted`. */
+  preemptVictim(victim: Pod, preemptor: Pod, nodeName: string): Promise<void>;
+  /** Clears status.nominatedNodeName of a pod. */
+  clearNominatedNodeName(pod: Pod): Promise<void>;
+  /** Pod disruption budgets (policy/v1) currently known. */
+  podDisruptionBudgets(): readonly PodDisruptionBudgetLike[];
+}
+
+/** The fields of a PodDisruptionBudget preemption reads. */
+export interface PodDisruptionBudgetLike {
+  metadata?: { namespace?: string; name?: string };
+  spec?: { selector?: import('kubernetes-types/meta/v1.js').LabelSelector };
+  status?: { disruptionsAllowed: number; disruptedPods?: Record<string, string> };
+}
+
+/** PreEnqueue: decides whether a pod may enter the active queue at all (SchedulingGates). */
+export interface PreEnqueuePlugin extends Plugin {
+  preEnqueue(pod: Pod): Status;
+}
+export const isPreEnqueuePlugin = (p: Plugin): p is PreEnqueuePlugin => has(p, 'preEnqueue');
+
+/** Cluster event action types, a bit set as upstream's `framework.ActionType`. */
+export const ActionType = {
+  Add: 1,
+  Delete: 2,
+  UpdateNodeAllocatable: 4,
+  UpdateNodeLabel: 8,
+  UpdateNodeTaint: 16,
+  UpdateNodeCondition: 32,
+  UpdateNodeAnnotation: 64,
+  UpdatePodLabel: 128,
+  UpdatePodScaleDown: 256,
+  UpdatePodTolerations: 512,
+  UpdatePodSchedulingGatesEliminated: 1024,
+  /** Any other update of the object. */
+  UpdateOther: 2048,
+} as const;
+export const updateActions = 4 | 8 | 16 | 32 | 64 | 128 | 256 | 512 | 1024 | 2048;
+export const allActions = 1 | 2 | updateActions;
+
+/** `Pod` events concern assigned pods; `UnscheduledPod` events concern the waiting pod itself; `*` is a wildcard. */
+export type EventResource = 'Node' | 'AssignedPod' | 'UnscheduledPod' | 'PodDisruptionBudget' | '*';
+
+export interface ClusterEvent {
+  resource: EventResource;
+  actionType: number;
+  label: string;
+}
+
+export function eventMatches(registered: ClusterEvent, happened: ClusterEvent): boolean {
+  if (registered.resource === '*' || happened.resource === '*') return true;
+  return registered.resource === happened.resource && (registered.actionType & happened.actionType) !== 0;
+}
+
+export type QueueingHint = 'Queue' | 'QueueSkip';
+/** Decides whether an event may make `pod` schedulable; objects are the event's old/new states. */
+export type QueueingHintFn = (pod: Pod, oldObj: unknown, newObj: unknown) => QueueingHint;
+
+export interface ClusterEventWithHint {
+  event: ClusterEvent;
+  /** Absent: always Queue. */
+  queueingHintFn?: QueueingHintFn;
+}
+
+/** Plugins that reject pods say which events may make them schedulable again. */
+export interface EnqueueExtensions extends Plugin {
+  eventsToRegister(): ClusterEventWithHint[];
+}
+export const isEnqueueExtensions = (p: Plugin): p is EnqueueExtensions => has(p, 'eventsToRegister');

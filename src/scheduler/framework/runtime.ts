@@ -1,0 +1,444 @@
+/**
+ * `frameworkImpl` (pkg/scheduler/framework/runtime/framework.go): instantiates a profile's plugins and
+ * runs each extension point in profile order with upstream's rules (Skip bookkeeping, first failing
+ * filter wins, nominated pods evaluated twice, score normalisation and weights).
+ */
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Labels, Selector } from '../../api/labels.js';
+import { podPriority } from './corev1.js';
+import { CycleState } from './cycle-state.js';
+import {
+  isBindPlugin,
+  isEnqueueExtensions,
+  isFilterPlugin,
+  isPermitPlugin,
+  isPostBindPlugin,
+  isPostFilterPlugin,
+  isPreBindPlugin,
+  isPreEnqueuePlugin,
+  isPreFilterPlugin,
+  isPreScorePlugin,
+  isQueueSortPlugin,
+  isReservePlugin,
+  isScorePlugin,
+  maxNodeScore,
+  minNodeScore,
+  type ApiActions,
+  type BindPlugin,
+  type ClusterEventWithHint,
+  type FilterPlugin,
+  type Handle,
+  type NodeInfoLister,
+  type NodeScore,
+  type NodeToStatusReader,
+  type PermitPlugin,
+  type Plugin,
+  type PostBindPlugin,
+  type PostFilterPlugin,
+  type PostFilterResult,
+  type PreBindPlugin,
+  type PreEnqueuePlugin,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type PreScorePlugin,
+  type QueueSortPlugin,
+  type ReservePlugin,
+  type ScorePlugin,
+  type SpreadingSelectorSource,
+} from './interfaces.js';
+import type { Profile } from './profile.js';
+import type { Registry } from './registry.js';
+import { Code, Status, newStatus } from './status.js';
+import type { NodeInfo, PodInfo } from './types.js';
+
+/** Where the framework gets pods nominated by preemption. */
+export interface Nominator {
+  nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+}
+
+/** Read access to namespaces (for namespaceSelector in pod affinity). */
+export interface NamespaceLister {
+  labels(namespace: string): Labels;
+  matching(selector: Selector): string[];
+}
+
+export interface FrameworkOptions {
+  registry: Registry;
+  profile: Profile;
+  /** Uniform random in [0, 1); default Math.random. */
+  random?: () => number;
+  nominator?: Nominator;
+  namespaces?: NamespaceLister;
+  spreadingSelectorSource?: SpreadingSelectorSource;
+  apiActions?: ApiActions;
+}
+
+/** Per-node total of weighted, normalised scores. */
+export interface NodePluginScores {
+  name: string;
+  totalScore: number;
+}
+
+const emptySnapshot: NodeInfoLister = {
+  list: () => [],
+  havePodsWithAffinityList: () => [],
+  havePodsWithRequiredAntiAffinityList: () => [],
+  get: () => undefined,
+};
+
+export class Framework implements Handle {
+  readonly schedulerName: string;
+  readonly percentageOfNodesToScore: number | undefined;
+  readonly plugins: Plugin[] = [];
+  readonly queueSortPlugin: QueueSortPlugin | undefined;
+  readonly preEnqueuePlugins: PreEnqueuePlugin[] = [];
+  readonly preFilterPlugins: PreFilterPlugin[] = [];
+  readonly filterPlugins: FilterPlugin[] = [];
+  readonly postFilterPlugins: PostFilterPlugin[] = [];
+  readonly preScorePlugins: PreScorePlugin[] = [];
+  readonly scorePlugins: { plugin: ScorePlugin; weight: number }[] = [];
+  readonly reservePlugins: ReservePlugin[] = [];
+  readonly permitPlugins: PermitPlugin[] = [];
+  readonly preBindPlugins: PreBindPlugin[] = [];
+  readonly bindPlugins: BindPlugin[] = [];
+  readonly postBindPlugins: PostBindPlugin[] = [];
+  readonly enqueueExtensions: { pluginName: string; events: ClusterEventWithHint[] }[] = [];
+  private currentSnapshot: NodeInfoLister = emptySnapshot;
+  private readonly rand: () => number;
+  private nominator: Nominator | undefined;
+  private readonly namespaces: NamespaceLister | undefined;
+  private readonly spreading: SpreadingSelectorSource | undefined;
+  private actions: ApiActions | undefined;
+
+  constructor(opts: FrameworkOptions) {
+    this.schedulerName = opts.profile.schedulerName;
+    this.percentageOfNodesToScore = opts.profile.percentageOfNodesToScore;
+    this.rand = opts.random ?? Math.random;
+    this.nominator = opts.nominator;
+    this.namespaces = opts.namespaces;
+    this.spreading = opts.spreadingSelectorSource;
+    this.actions = opts.apiActions;
+    const seen = new Set<string>();
+    let queueSort: QueueSortPlugin | undefined;
+    for (const spec of opts.profile.plugins) {
+      if (seen.has(spec.name)) throw new Error(`plugin ${spec.name} already registered in profile ${this.schedulerName}`);
+      seen.add(spec.name);
+      const factory = opts.registry.get(spec.name);
+      if (factory === undefined) throw new Error(`plugin ${spec.name} does not exist`);
+      const p = factory(spec.args, this);
+      this.plugins.push(p);
+      if (isQueueSortPlugin(p)) queueSort ??= p;
+      if (isPreEnqueuePlugin(p)) this.preEnqueuePlugins.push(p);
+      if (isPreFilterPlugin(p)) this.preFilterPlugins.push(p);
+      if (isFilterPlugin(p)) this.filterPlugins.push(p);
+      if (isPostFilterPlugin(p)) this.postFilterPlugins.push(p);
+      if (isPreScorePlugin(p)) this.preScorePlugins.push(p);
+      if (isScorePlugin(p)) this.scorePlugins.push({ plugin: p, weight: spec.weight ?? 1 });
+      if (isReservePlugin(p)) this.reservePlugins.push(p);
+      if (isPermitPlugin(p)) this.permitPlugins.push(p);
+      if (isPreBindPlugin(p)) this.preBindPlugins.push(p);
+      if (isBindPlugin(p)) this.bindPlugins.push(p);
+      if (isPostBindPlugin(p)) this.postBindPlugins.push(p);
+      if (isEnqueueExtensions(p)) this.enqueueExtensions.push({ pluginName: p.name, events: p.eventsToRegister() });
+    }
+    this.queueSortPlugin = queueSort;
+  }
+
+  // ---- Handle ----
+
+  snapshot(): NodeInfoLister {
+    return this.currentSnapshot;
+  }
+  /** Called by the scheduling algorithm at the start of each cycle. */
+  setSnapshot(s: NodeInfoLister): void {
+    this.currentSnapshot = s;
+  }
+  setNominator(n: Nominator | undefined): void {
+    this.nominator = n;
+  }
+  setApiActions(a: ApiActions | undefined): void {
+    this.actions = a;
+  }
+  nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
+    return this.nominator?.nominatedPodsForNode(nodeName) ?? [];
+  }
+  namespaceLabels(namespace: string): Labels {
+    return this.namespaces?.labels(namespace);
+  }
+  namespacesMatching(selector: Selector): string[] {
+    return this.namespaces?.matching(selector) ?? [];
+  }
+  spreadingSelectorSource(): SpreadingSelectorSource | undefined {
+    return this.spreading;
+  }
+  random(): number {
+    return this.rand();
+  }
+  apiActions(): ApiActions | undefined {
+    return this.actions;
+  }
+
+  hasFilterPlugins(): boolean {
+    return this.filterPlugins.length > 0;
+  }
+  hasPostFilterPlugins(): boolean {
+    return this.postFilterPlugins.length > 0;
+  }
+  hasScorePlugins(): boolean {
+    return this.scorePlugins.length > 0;
+  }
+
+  // ---- extension points ----
+
+  runPreEnqueuePlugins(pod: Pod): Status {
+    for (const p of this.preEnqueuePlugins) {
+      const s = p.preEnqueue(pod);
+      if (!s.isSuccess()) return s.withPlugin(p.name);
+    }
+    return Status.success();
+  }
+
+  /**
+   * `RunPreFilterPlugins`: Skip marks the plugin's Filter as skipped; results are intersected; a rejection
+   * stops the run. `pluginsWithNodes` names the plugins that narrowed the node set.
+   */
+  runPreFilterPlugins(state: CycleState, pod: Pod): { result: PreFilterResult | undefined; status: Status; unschedulablePlugins: Set<string> } {
+    let result: PreFilterResult | undefined;
+    const pluginsWithNodes: string[] = [];
+    const skip = new Set<string>();
+    for (const p of this.preFilterPlugins) {
+      const { result: r, status: s } = p.preFilter(state, pod);
+      if (s.isSkip()) {
+        skip.add(p.name);
+        continue;
+      }
+      if (!s.isSuccess()) {
+        const withPlugin = s.withPlugin(p.name);
+        if (s.isRejected()) return { result: undefined, status: withPlugin, unschedulablePlugins: new Set([p.name]) };
+        return { result: undefined, status: Status.error(`running PreFilter plugin "${p.name}": ${s.message()}`).withPlugin(p.name), unschedulablePlugins: new Set() };
+      }
+      if (r !== undefined && r.nodeNames !== undefined) {
+        pluginsWithNodes.push(p.name);
+        result = mergePreFilterResults(result, r);
+        if (result.nodeNames !== undefined && result.nodeNames.size === 0) {
+          const msg = pluginsWithNodes.length === 1 ? `node(s) didn't satisfy plugin ${pluginsWithNodes[0] ?? ''}` : `node(s) didn't satisfy plugin(s) [${pluginsWithNodes.join(' ')}] simultaneously`;
+          return { result: undefined, status: newStatus(Code.UnschedulableAndUnresolvable, msg), unschedulablePlugins: new Set(pluginsWithNodes) };
+        }
+      }
+    }
+    state.skipFilterPlugins = skip;
+    return { result, status: Status.success(), unschedulablePlugins: new Set(pluginsWithNodes) };
+  }
+
+  runPreFilterExtensionAddPod(state: CycleState, podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): Status {
+    for (const p of this.preFilterPlugins) {
+      if (state.skipFilterPlugins.has(p.name)) continue;
+      const ext = p.preFilterExtensions?.();
+      if (ext === undefined) continue;
+      const s = ext.addPod(state, podToSchedule, podInfoToAdd, nodeInfo);
+      if (!s.isSuccess()) return Status.error(`running AddPod on PreFilter plugin "${p.name}": ${s.message()}`);
+    }
+    return Status.success();
+  }
+
+  runPreFilterExtensionRemovePod(state: CycleState, podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): Status {
+    for (const p of this.preFilterPlugins) {
+      if (state.skipFilterPlugins.has(p.name)) continue;
+      const ext = p.preFilterExtensions?.();
+      if (ext === undefined) continue;
+      const s = ext.removePod(state, podToSchedule, podInfoToRemove, nodeInfo);
+      if (!s.isSuccess()) return Status.error(`running RemovePod on PreFilter plugin "${p.name}": ${s.message()}`);
+    }
+    return Status.success();
+  }
+
+  /** `RunFilterPlugins`: stops at the first plugin that does not succeed and records it. */
+  runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    const skip = state.skipFilterPlugins;
+    for (const p of this.filterPlugins) {
+      if (skip.size > 0 && skip.has(p.name)) continue;
+      const s = p.filter(state, pod, nodeInfo);
+      if (!s.isSuccess()) {
+        if (!s.isRejected()) return Status.error(`running "${p.name}" filter plugin: ${s.message()}`).withPlugin(p.name);
+        return s.withPlugin(p.name);
+      }
+    }
+    return Status.success();
+  }
+
+  /**
+   * `RunFilterPluginsWithNominatedPods`: when pods of equal or higher priority are nominated to the node,
+   * filters run once with them added and, if that passes, once more without them.
+   */
+  runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    if (this.nominator === undefined) return this.runFilterPlugins(state, pod, nodeInfo);
+    let status = Status.success();
+    let podsAdded = false;
+    for (let i = 0; i < 2; i++) {
+      let stateToUse = state;
+      let nodeInfoToUse = nodeInfo;
+      if (i === 0) {
+        const added = this.addGENominatedPods(state, pod, nodeInfo);
+        if (added.error !== undefined) return added.error;
+        podsAdded = added.podsAdded;
+        stateToUse = added.state;
+        nodeInfoToUse = added.nodeInfo;
+      } else if (!podsAdded || !status.isSuccess()) {
+        break;
+      }
+      status = this.runFilterPlugins(stateToUse, pod, nodeInfoToUse);
+      if (!status.isSuccess() && !status.isRejected()) return status;
+    }
+    return status;
+  }
+
+  private addGENominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { podsAdded: boolean; state: CycleState; nodeInfo: NodeInfo; error?: Status } {
+    const nominated = this.nominatedPodsForNode(nodeInfo.name);
+    if (nominated.length === 0) return { podsAdded: false, state, nodeInfo };
+    const prio = podPriority(pod);
+    const uid = pod.metadata?.uid;
+    let nodeInfoOut: NodeInfo | undefined;
+    let stateOut: CycleState | undefined;
+    for (const pi of nominated) {
+      if (podPriority(pi.pod) >= prio && pi.pod.metadata?.uid !== uid) {
+        nodeInfoOut ??= nodeInfo.snapshot();
+        stateOut ??= state.clone();
+        nodeInfoOut.addPodInfo(pi);
+        const s = this.runPreFilterExtensionAddPod(stateOut, pod, pi, nodeInfoOut);
+        if (!s.isSuccess()) return { podsAdded: false, state, nodeInfo, error: s };
+      }
+    }
+    if (nodeInfoOut === undefined || stateOut === undefined) return { podsAdded: false, state, nodeInfo };
+    return { podsAdded: true, state: stateOut, nodeInfo: nodeInfoOut };
+  }
+
+  /** `RunPostFilterPlugins`: the first success wins; rejections' reasons are collected. */
+  runPostFilterPlugins(state: CycleState, pod: Pod, m: NodeToStatusReader): { result: PostFilterResult | undefined; status: Status } {
+    const reasons: string[] = [];
+    let rejector = '';
+    let result: PostFilterResult | undefined;
+    for (const p of this.postFilterPlugins) {
+      const { result: r, status: s } = p.postFilter(state, pod, m);
+      if (s.isSuccess()) return { result: r, status: s };
+      if (!s.isRejected()) return { result: r, status: s.withPlugin(p.name) };
+      reasons.push(...s.reasons());
+      if (rejector === '') rejector = p.name;
+      if (r !== undefined && r.nominatingInfo !== undefined && r.nominatingInfo.mode === 'Override') result = r;
+      else result ??= r;
+    }
+    return { result, status: newStatus(Code.Unschedulable, ...reasons).withPlugin(rejector) };
+  }
+
+  runPreScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status {
+    const skip = new Set<string>();
+    for (const p of this.preScorePlugins) {
+      const s = p.preScore(state, pod, nodes);
+      if (s.isSkip()) {
+        skip.add(p.name);
+        continue;
+      }
+      if (!s.isSuccess()) return Status.error(`running PreScore plugin "${p.name}": ${s.message()}`).withPlugin(p.name);
+    }
+    state.skipScorePlugins = skip;
+    return Status.success();
+  }
+
+  /** `RunScorePlugins`: score, normalise, check the range, multiply by weight, sum per node. */
+  runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { scores: NodePluginScores[]; status: Status } {
+    const totals: NodePluginScores[] = nodes.map((n) => ({ name: n.name, totalScore: 0 }));
+    const skip = state.skipScorePlugins;
+    for (const { plugin, weight } of this.scorePlugins) {
+      if (skip.has(plugin.name)) continue;
+      const list: NodeScore[] = new Array<NodeScore>(nodes.length);
+      for (let i = 0; i < nodes.length; i++) {
+        const n = nodes[i] as NodeInfo;
+        const r = plugin.score(state, pod, n);
+        if (!r.status.isSuccess()) return { scores: [], status: Status.error(`plugin "${plugin.name}" failed with: ${r.status.message()}`) };
+        list[i] = { name: n.name, score: r.score };
+      }
+      const ext = plugin.scoreExtensions?.();
+      if (ext !== undefined) {
+        const s = ext.normalizeScore(state, pod, list);
+        if (!s.isSuccess()) return { scores: [], status: Status.error(`plugin "${plugin.name}" failed with: ${s.message()}`) };
+      }
+      for (let i = 0; i < list.length; i++) {
+        const ns = list[i] as NodeScore;
+        if (ns.score > maxNodeScore || ns.score < minNodeScore) {
+          return { scores: [], status: Status.error(`plugin "${plugin.name}" returns an invalid score ${ns.score}, it should in the range of [${minNodeScore}, ${maxNodeScore}] after normalizing`) };
+        }
+        (totals[i] as NodePluginScores).totalScore += ns.score * weight;
+      }
+    }
+    return { scores: totals, status: Status.success() };
+  }
+
+  runReservePluginsReserve(state: CycleState, pod: Pod, nodeName: string): Status {
+    for (const p of this.reservePlugins) {
+      const s = p.reserve(state, pod, nodeName);
+      if (!s.isSuccess()) {
+        if (s.isRejected()) return s.withPlugin(p.name);
+        return Status.error(`running Reserve plugin "${p.name}": ${s.message()}`).withPlugin(p.name);
+      }
+    }
+    return Status.success();
+  }
+
+  /** Unreserve runs in reverse order and must be idempotent. */
+  runReservePluginsUnreserve(state: CycleState, pod: Pod, nodeName: string): void {
+    for (let i = this.reservePlugins.length - 1; i >= 0; i--) this.reservePlugins[i]?.unreserve(state, pod, nodeName);
+  }
+
+  runPermitPlugins(state: CycleState, pod: Pod, nodeName: string): Status {
+    for (const p of this.permitPlugins) {
+      const { status } = p.permit(state, pod, nodeName);
+      if (!status.isSuccess()) {
+        if (status.isRejected()) return status.withPlugin(p.name);
+        if (status.isWait()) return Status.error(`plugin "${p.name}" asked to wait; waiting pods are not supported`);
+        return Status.error(`running Permit plugin "${p.name}": ${status.message()}`).withPlugin(p.name);
+      }
+    }
+    return Status.success();
+  }
+
+  async runPreBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status> {
+    for (const p of this.preBindPlugins) {
+      const s = await p.preBind(state, pod, nodeName);
+      if (!s.isSuccess()) {
+        if (s.isRejected()) return s.withPlugin(p.name);
+        return Status.error(`running PreBind plugin "${p.name}": ${s.message()}`).withPlugin(p.name);
+      }
+    }
+    return Status.success();
+  }
+
+  /** `RunBindPlugins`: the first plugin that does not Skip decides. */
+  async runBindPlugins(state: CycleState, pod: Pod, nodeName: string): Promise<Status> {
+    if (this.bindPlugins.length === 0) return newStatus(Code.Skip);
+    let status = newStatus(Code.Skip);
+    for (const p of this.bindPlugins) {
+      status = await p.bind(state, pod, nodeName);
+      if (status.isSkip()) continue;
+      if (!status.isSuccess()) {
+        if (status.isRejected()) return status.withPlugin(p.name);
+        return Status.error(`running Bind plugin "${p.name}": ${status.message()}`).withPlugin(p.name);
+      }
+      return status;
+    }
+    return status;
+  }
+
+  runPostBindPlugins(state: CycleState, pod: Pod, nodeName: string): void {
+    for (const p of this.postBindPlugins) p.postBind(state, pod, nodeName);
+  }
+}
+
+/** `PreFilterResult.Merge`: the intersection; undefined means all nodes. */
+export function mergePreFilterResults(a: PreFilterResult | undefined, b: PreFilterResult): PreFilterResult {
+  if (a === undefined || a.nodeNames === undefined) return { nodeNames: b.nodeNames === undefined ? undefined : new Set(b.nodeNames) };
+  if (b.nodeNames === undefined) return a;
+  const out = new Set<string>();
+  for (const n of a.nodeNames) if (b.nodeNames.has(n)) out.add(n);
+  return { nodeNames: out };
+}
+
+export { CycleState };

@@ -1,0 +1,278 @@
+/**
+ * `framework.PodInfo`, `framework.NodeInfo` and friends (pkg/scheduler/framework/types.go): the
+ * scheduler's pre-digested view of pods and nodes. Objects are treated as immutable; NodeInfo changes go
+ * through addPodInfo/removePod/setNode, each bumping `generation` so snapshots copy only changed nodes.
+ */
+import type { Node, Pod, PodAffinityTerm, Taint, WeightedPodAffinityTerm } from 'kubernetes-types/core/v1.js';
+import { labelSelectorAsSelector, type Labels, type Selector } from '../../api/labels.js';
+import { Resource, calculatePodResource } from './resources.js';
+
+/** `framework.AffinityTerm`: a parsed PodAffinityTerm. */
+export interface AffinityTerm {
+  namespaces: Set<string>;
+  selector: Selector;
+  topologyKey: string;
+  namespaceSelector: Selector;
+}
+
+export interface WeightedAffinityTerm {
+  term: AffinityTerm;
+  weight: number;
+}
+
+/** `AffinityTerm.Matches`. */
+export function affinityTermMatches(t: AffinityTerm, pod: Pod, nsLabels: Labels): boolean {
+  const ns = pod.metadata?.namespace ?? '';
+  if (t.namespaces.has(ns) || t.namespaceSelector.matches(nsLabels)) return t.selector.matches(pod.metadata?.labels);
+  return false;
+}
+
+function newAffinityTerm(pod: Pod, term: PodAffinityTerm): AffinityTerm {
+  const namespaces = new Set<string>();
+  if ((term.namespaces?.length ?? 0) === 0 && term.namespaceSelector === undefined) namespaces.add(pod.metadata?.namespace ?? '');
+  else for (const n of term.namespaces ?? []) namespaces.add(n);
+  return {
+    namespaces,
+    selector: labelSelectorAsSelector(term.labelSelector),
+    topologyKey: term.topologyKey,
+    namespaceSelector: labelSelectorAsSelector(term.namespaceSelector),
+  };
+}
+
+function terms(pod: Pod, ts: readonly PodAffinityTerm[] | undefined): AffinityTerm[] {
+  return (ts ?? []).map((t) => newAffinityTerm(pod, t));
+}
+
+function weightedTerms(pod: Pod, ts: readonly WeightedPodAffinityTerm[] | undefined): WeightedAffinityTerm[] {
+  return (ts ?? []).map((t) => ({ term: newAffinityTerm(pod, t.podAffinityTerm), weight: t.weight }));
+}
+
+/** A normalised host port use: protocol/port on an IP. */
+export interface HostPort {
+  ip: string;
+  protocol: string;
+  port: number;
+}
+
+/** Ports a pod's containers claim on the host (`hostPort > 0`). */
+export function podHostPorts(pod: Pod): HostPort[] {
+  const out: HostPort[] = [];
+  for (const c of pod.spec?.containers ?? []) {
+    for (const p of c.ports ?? []) {
+      if ((p.hostPort ?? 0) <= 0) continue;
+      out.push({ ip: p.hostIP === undefined || p.hostIP === '' ? defaultBindAllHostIP : p.hostIP, protocol: p.protocol === undefined || p.protocol === '' ? 'TCP' : p.protocol, port: p.hostPort ?? 0 });
+    }
+  }
+  return out;
+}
+
+export const defaultBindAllHostIP = '0.0.0.0';
+
+/** `framework.PodInfo`. Construct once per pod object; the parsed terms and requests are cached. */
+export class PodInfo {
+  readonly requiredAffinityTerms: AffinityTerm[];
+  readonly requiredAntiAffinityTerms: AffinityTerm[];
+  readonly preferredAffinityTerms: WeightedAffinityTerm[];
+  readonly preferredAntiAffinityTerms: WeightedAffinityTerm[];
+  private res: ReturnType<typeof calculatePodResource> | undefined;
+  private ports: HostPort[] | undefined;
+
+  constructor(readonly pod: Pod) {
+    const a = pod.spec?.affinity;
+    this.requiredAffinityTerms = terms(pod, a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
+    this.requiredAntiAffinityTerms = terms(pod, a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
+    this.preferredAffinityTerms = weightedTerms(pod, a?.podAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+    this.preferredAntiAffinityTerms = weightedTerms(pod, a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
+  }
+
+  get uid(): string {
+    return podKey(this.pod);
+  }
+
+  /** Requests (`Requested`) and non-zero cpu/memory (`NonZeroRequested`) of the pod. */
+  get resource(): ReturnType<typeof calculatePodResource> {
+    this.res ??= calculatePodResource(this.pod);
+    return this.res;
+  }
+
+  get hostPorts(): HostPort[] {
+    this.ports ??= podHostPorts(this.pod);
+    return this.ports;
+  }
+
+  /** Has pod affinity or anti-affinity of any kind (`podWithAffinity`). */
+  hasAffinity(): boolean {
+    const a = this.pod.spec?.affinity;
+    return a !== undefined && (a.podAffinity !== undefined || a.podAntiAffinity !== undefined);
+  }
+}
+
+/** `framework.GetPodKey`: the uid (pods without one, e.g. in tests, fall back to namespace/name). */
+export function podKey(pod: Pod): string {
+  const uid = pod.metadata?.uid;
+  if (uid !== undefined && uid !== '') return uid;
+  return `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+}
+
+/** `framework.HostPortInfo`: ip -> set of "protocol/port". */
+export class HostPortInfo {
+  private readonly byIP = new Map<string, Set<string>>();
+
+  add(ip: string, protocol: string, port: number): void {
+    if (port <= 0) return;
+    const key = `${protocol === '' ? 'TCP' : protocol}/${port}`;
+    const i = ip === '' ? defaultBindAllHostIP : ip;
+    let s = this.byIP.get(i);
+    if (s === undefined) this.byIP.set(i, (s = new Set()));
+    s.add(key);
+  }
+
+  remove(ip: string, protocol: string, port: number): void {
+    if (port <= 0) return;
+    const i = ip === '' ? defaultBindAllHostIP : ip;
+    const s = this.byIP.get(i);
+    if (s === undefined) return;
+    s.delete(`${protocol === '' ? 'TCP' : protocol}/${port}`);
+    if (s.size === 0) this.byIP.delete(i);
+  }
+
+  /** `CheckConflict`: same protocol/port on the same IP, or on 0.0.0.0 on either side. */
+  checkConflict(ip: string, protocol: string, port: number): boolean {
+    if (port <= 0) return false;
+    const key = `${protocol === '' ? 'TCP' : protocol}/${port}`;
+    const i = ip === '' ? defaultBindAllHostIP : ip;
+    if (i === defaultBindAllHostIP) {
+      for (const s of this.byIP.values()) if (s.has(key)) return true;
+      return false;
+    }
+    return (this.byIP.get(defaultBindAllHostIP)?.has(key) ?? false) || (this.byIP.get(i)?.has(key) ?? false);
+  }
+
+  len(): number {
+    let n = 0;
+    for (const s of this.byIP.values()) n += s.size;
+    return n;
+  }
+
+  clone(): HostPortInfo {
+    const c = new HostPortInfo();
+    for (const [ip, s] of this.byIP) c.byIP.set(ip, new Set(s));
+    return c;
+  }
+}
+
+/** `framework.ImageStateSummary`: an image's size and on how many nodes it is present. */
+export interface ImageStateSummary {
+  size: number;
+  numNodes: number;
+}
+
+/**
+ * `framework.NodeInfo`. `labels` and `taints` are the node's, pre-extracted for the filters' hot path.
+ */
+export class NodeInfo {
+  node: Node | undefined = undefined;
+  name = '';
+  labels: Record<string, string> = {};
+  taints: Taint[] = [];
+  pods: PodInfo[] = [];
+  podsWithAffinity: PodInfo[] = [];
+  podsWithRequiredAntiAffinity: PodInfo[] = [];
+  usedPorts = new HostPortInfo();
+  requested = new Resource();
+  nonZeroRequested = new Resource();
+  allocatable = new Resource();
+  imageStates = new Map<string, ImageStateSummary>();
+  generation = 0;
+
+  constructor(...pods: Pod[]) {
+    for (const p of pods) this.addPod(p);
+  }
+
+  setNode(node: Node): void {
+    this.node = node;
+    this.name = node.metadata?.name ?? '';
+    this.labels = node.metadata?.labels ?? {};
+    this.taints = node.spec?.taints ?? [];
+    this.allocatable = Resource.fromList(node.status?.allocatable);
+  }
+
+  /** Removes the node object, keeping pods (a node deleted while its pods are still cached). */
+  removeNode(): void {
+    this.node = undefined;
+  }
+
+  addPod(pod: Pod): void {
+    this.addPodInfo(new PodInfo(pod));
+  }
+
+  addPodInfo(pi: PodInfo): void {
+    this.pods.push(pi);
+    if (pi.hasAffinity()) this.podsWithAffinity.push(pi);
+    if (pi.requiredAntiAffinityTerms.length > 0) this.podsWithRequiredAntiAffinity.push(pi);
+    this.update(pi, 1);
+  }
+
+  /** Removes by pod key; returns false when the pod is not on this node. */
+  removePod(pod: Pod): boolean {
+    const key = podKey(pod);
+    const i = this.pods.findIndex((p) => p.uid === key);
+    if (i < 0) return false;
+    const pi = this.pods[i] as PodInfo;
+    this.pods.splice(i, 1);
+    const j = this.podsWithAffinity.findIndex((p) => p.uid === key);
+    if (j >= 0) this.podsWithAffinity.splice(j, 1);
+    const k = this.podsWithRequiredAntiAffinity.findIndex((p) => p.uid === key);
+    if (k >= 0) this.podsWithRequiredAntiAffinity.splice(k, 1);
+    this.update(pi, -1);
+    return true;
+  }
+
+  private update(pi: PodInfo, sign: 1 | -1): void {
+    const r = pi.resource;
+    this.requested.addResource(r.requests, sign);
+    this.nonZeroRequested.milliCPU += sign * r.nonZeroMilliCPU;
+    this.nonZeroRequested.memory += sign * r.nonZeroMemory;
+    for (const hp of pi.hostPorts) {
+      if (sign > 0) this.usedPorts.add(hp.ip, hp.protocol, hp.port);
+      else this.usedPorts.remove(hp.ip, hp.protocol, hp.port);
+    }
+    this.generation++;
+  }
+
+  /** Makes this object a copy of `o` (snapshots keep their NodeInfo objects stable across updates). */
+  copyFrom(o: NodeInfo): void {
+    this.node = o.node;
+    this.name = o.name;
+    this.labels = o.labels;
+    this.taints = o.taints;
+    this.pods = o.pods;
+    this.podsWithAffinity = o.podsWithAffinity;
+    this.podsWithRequiredAntiAffinity = o.podsWithRequiredAntiAffinity;
+    this.usedPorts = o.usedPorts;
+    this.requested = o.requested;
+    this.nonZeroRequested = o.nonZeroRequested;
+    this.allocatable = o.allocatable;
+    this.imageStates = o.imageStates;
+    this.generation = o.generation;
+  }
+
+  /** `NodeInfo.Snapshot()`: a copy whose lists and accounting can change independently. */
+  snapshot(): NodeInfo {
+    const c = new NodeInfo();
+    c.node = this.node;
+    c.name = this.name;
+    c.labels = this.labels;
+    c.taints = this.taints;
+    c.pods = this.pods.slice();
+    c.podsWithAffinity = this.podsWithAffinity.slice();
+    c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();
+    c.usedPorts = this.usedPorts.clone();
+    c.requested = this.requested.clone();
+    c.nonZeroRequested = this.nonZeroRequested.clone();
+    c.allocatable = this.allocatable;
+    c.imageStates = this.imageStates;
+    c.generation = this.generation;
+    return c;
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * `resourceAllocationScorer` (noderesources/resource_allocation.go): the shared scoring skeleton of
+ * NodeResourcesFit (LeastAllocated) and NodeResourcesBalancedAllocation.
+ */
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { isScalarResourceName, milliOf, podNonZeroRequestsNanos, podRequestsNanos, valueOf } from '../../framework/resources.js';
+import type { NodeInfo } from '../../framework/types.js';
+
+/** `config.ResourceSpec`. */
+export interface ResourceSpec {
+  name: string;
+  weight: number;
+}
+
+export const defaultResources: readonly ResourceSpec[] = [
+  { name: 'cpu', weight: 1 },
+  { name: 'memory', weight: 1 },
+];
+
+export type Scorer = (requested: number[], allocatable: number[]) => number;
+
+/** The pod's request per resource; non-zero defaults for cpu/memory unless `useRequested`. */
+export function podResourceRequestList(pod: Pod, resources: readonly ResourceSpec[], useRequested: boolean): number[] {
+  const nanos = useRequested ? podRequestsNanos(pod) : podNonZeroRequestsNanos(pod);
+  return resources.map((r) => {
+    const q = nanos.get(r.name) ?? 0n;
+    return r.name === 'cpu' ? milliOf(q) : valueOf(q);
+  });
+}
+
+function allocatableAndRequested(nodeInfo: NodeInfo, resource: string, podRequest: number, useRequested: boolean): [number, number] {
+  const requested = useRequested ? nodeInfo.requested : nodeInfo.nonZeroRequested;
+  if (podRequest === 0 && isScalarResourceName(resource)) return [0, 0];
+  switch (resource) {
+    case 'cpu':
+      return [nodeInfo.allocatable.milliCPU, requested.milliCPU + podRequest];
+    case 'memory':
+      return [nodeInfo.allocatable.memory, requested.memory + podRequest];
+    case 'ephemeral-storage':
+      return [nodeInfo.allocatable.ephemeralStorage, nodeInfo.requested.ephemeralStorage + podRequest];
+    default:
+      if (nodeInfo.allocatable.scalarResources?.has(resource) === true) {
+        return [nodeInfo.allocatable.scalar(resource), nodeInfo.requested.scalar(resource) + podRequest];
+      }
+      return [0, 0];
+  }
+}
+
+/** `resourceAllocationScorer.score`. */
+export function scoreResourceAllocation(nodeInfo: NodeInfo, podRequests: readonly number[], resources: readonly ResourceSpec[], useRequested: boolean, scorer: Scorer): number {
+  const requested = new Array<number>(resources.length).fill(0);
+  const allocatable = new Array<number>(resources.length).fill(0);
+  for (let i = 0; i < resources.length; i++) {
+    const [alloc, req] = allocatableAndRequested(nodeInfo, (resources[i] as ResourceSpec).name, podRequests[i] ?? 0, useRequested);
+    if (alloc === 0) continue;
+    allocatable[i] = alloc;
+    requested[i] = req;
+  }
+  return scorer(requested, allocatable);
+}
+
+/** `leastRequestedScore`: ((capacity - requested) * 100) / capacity, 0 when over capacity. */
+export function leastRequestedScore(requested: number, capacity: number): number {
+  if (capacity === 0) return 0;
+  if (requested > capacity) return 0;
+  return Math.trunc(((capacity - requested) * 100) / capacity);
+}
+
+export function leastResourceScorer(resources: readonly ResourceSpec[]): Scorer {
+  return (requested, allocatable) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      const alloc = allocatable[i] ?? 0;
+      if (alloc === 0) continue;
+      const w = resources[i]?.weight ?? 1;
+      nodeScore += leastRequestedScore(requested[i] ?? 0, alloc) * w;
+      weightSum += w;
+    }
+    if (weightSum === 0) return 0;
+    return Math.trunc(nodeScore / weightSum);
+  };
+}
+
+/** `mostRequestedScore`. */
+export function mostRequestedScore(requested: number, capacity: number): number {
+  if (capacity === 0) return 0;
+  if (requested > capacity) requested = capacity;
+  return Math.trunc((requested * 100) / capacity);
+}
+
+export function mostResourceScorer(resources: readonly ResourceSpec[]): Scorer {
+  return (requested, allocatable) => {
+    let nodeScore = 0;
+    let weightSum = 0;
+    for (let i = 0; i < requested.length; i++) {
+      const alloc = allocatable[i] ?? 0;
+      if (alloc === 0) continue;
+      const w = resources[i]?.weight ?? 1;
+      nodeScore += mostRequestedScore(requested[i] ?? 0, alloc) * w;
+      weightSum += w;
+    }
+    if (weightSum === 0) return 0;
+    return Math.trunc(nodeScore / weightSum);
+  };
+}

@@ -1,0 +1,425 @@
+/**
+ * PodTopologySpread (pkg/scheduler/framework/plugins/podtopologyspread): hard constraints
+ * (DoNotSchedule) as a Filter on skew against the global minimum, soft constraints (ScheduleAnyway) as a
+ * Score; pods without constraints get the system default spreading (hostname maxSkew 3, zone maxSkew 5)
+ * over the Services/ReplicaSets/StatefulSets selecting them. NodeInclusionPolicy and matchLabelKeys are on
+ * (both default-enabled in 1.32).
+ */
+import type { Pod, TopologySpreadConstraint } from 'kubernetes-types/core/v1.js';
+import { Selector, labelSelectorAsSelector, type Requirement } from '../../../api/labels.js';
+import { RequiredNodeAffinity, doNotScheduleTaint, findMatchingUntoleratedTaint } from '../../framework/corev1.js';
+import type { CycleState, StateData } from '../../framework/cycle-state.js';
+import {
+  ActionType,
+  maxNodeScore,
+  type ClusterEventWithHint,
+  type EnqueueExtensions,
+  type FilterPlugin,
+  type Handle,
+  type NodeScore,
+  type PreFilterExtensions,
+  type PreFilterPlugin,
+  type PreFilterResult,
+  type PreScorePlugin,
+  type QueueingHint,
+  type ScoreExtensions,
+  type ScorePlugin,
+} from '../../framework/interfaces.js';
+import { names } from '../../framework/names.js';
+import { Code, Status, newStatus } from '../../framework/status.js';
+import type { NodeInfo, PodInfo } from '../../framework/types.js';
+import { asPod } from '../_hints.js';
+
+export const Name = names.PodTopologySpread;
+export const ErrReasonConstraintsNotMatch = "node(s) didn't match pod topology spread constraints";
+export const ErrReasonNodeLabelNotMatch = ErrReasonConstraintsNotMatch + ' (missing required label)';
+
+const labelHostname = 'kubernetes.io/hostname';
+const labelZone = 'topology.kubernetes.io/zone';
+const preFilterStateKey = 'PreFilter' + Name;
+const preScoreStateKey = 'PreScore' + Name;
+const maxInt32 = 2147483647;
+
+/** `systemDefaultConstraints`. */
+export const systemDefaultConstraints: readonly TopologySpreadConstraint[] = [
+  { topologyKey: labelHostname, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 3 },
+  { topologyKey: labelZone, whenUnsatisfiable: 'ScheduleAnyway', maxSkew: 5 },
+];
+
+export interface PodTopologySpreadArgs {
+  defaultConstraints?: TopologySpreadConstraint[];
+  /** 'System' (default) or 'List'. */
+  defaultingType?: 'System' | 'List';
+}
+
+interface Constraint {
+  maxSkew: number;
+  topologyKey: string;
+  selector: Selector;
+  minDomains: number;
+  nodeAffinityPolicy: 'Honor' | 'Ignore';
+  nodeTaintsPolicy: 'Honor' | 'Ignore';
+}
+
+const pairKey = (k: string, v: string): string => `${k}\u0000${v}`;
+
+/** `criticalPaths`: the two smallest match counts of a topology key. */
+class CriticalPaths {
+  p: [{ value: string; num: number }, { value: string; num: number }] = [
+    { value: '', num: maxInt32 },
+    { value: '', num: maxInt32 },
+  ];
+  update(value: string, num: number): void {
+    const [a, b] = this.p;
+    let i = -1;
+    if (value === a.value) i = 0;
+    else if (value === b.value) i = 1;
+    if (i >= 0) {
+      this.p[i as 0 | 1].num = num;
+      if (this.p[0].num > this.p[1].num) this.p = [this.p[1], this.p[0]];
+    } else if (num < a.num) {
+      this.p = [{ value, num }, a];
+    } else if (num < b.num) {
+      this.p = [a, { value, num }];
+    }
+  }
+  clone(): CriticalPaths {
+    const c = new CriticalPaths();
+    c.p = [{ ...this.p[0] }, { ...this.p[1] }];
+    return c;
+  }
+}
+
+class PreFilterState implements StateData {
+  constraints: Constraint[] = [];
+  tpKeyToCriticalPaths = new Map<string, CriticalPaths>();
+  tpKeyToDomainsNum = new Map<string, number>();
+  tpPairToMatchNum = new Map<string, number>();
+  clone(): StateData {
+    const c = new PreFilterState();
+    c.constraints = this.constraints;
+    for (const [k, v] of this.tpKeyToCriticalPaths) c.tpKeyToCriticalPaths.set(k, v.clone());
+    c.tpKeyToDomainsNum = new Map(this.tpKeyToDomainsNum);
+    c.tpPairToMatchNum = new Map(this.tpPairToMatchNum);
+    return c;
+  }
+  minMatchNum(tpKey: string, minDomains: number): number | undefined {
+    const paths = this.tpKeyToCriticalPaths.get(tpKey);
+    if (paths === undefined) return undefined;
+    let min = paths.p[0].num;
+    const domains = this.tpKeyToDomainsNum.get(tpKey);
+    if (domains === undefined) return undefined;
+    if (domains < minDomains) min = 0;
+    return min;
+  }
+}
+
+class PreScoreState implements StateData {
+  constraints: Constraint[] = [];
+  ignoredNodes = new Set<string>();
+  topologyPairToPodCounts = new Map<string, number>();
+  topologyNormalizingWeight: number[] = [];
+  clone(): StateData {
+    return this;
+  }
+}
+
+function nodeLabelsMatchSpreadConstraints(labels: Readonly<Record<string, string>>, constraints: readonly Constraint[]): boolean {
+  for (const c of constraints) if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return false;
+  return true;
+}
+
+/** `countPodsMatchSelector`: terminating pods and other namespaces are not counted. */
+function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selector, ns: string): number {
+  if (selector.isEmpty()) return 0;
+  let n = 0;
+  for (const p of pods) {
+    const m = p.pod.metadata;
+    if (m?.deletionTimestamp !== undefined || m?.namespace !== ns) continue;
+    if (selector.matches(m.labels)) n++;
+  }
+  return n;
+}
+
+function matchNodeInclusionPolicies(c: Constraint, pod: Pod, nodeInfo: NodeInfo, required: RequiredNodeAffinity): boolean {
+  if (c.nodeAffinityPolicy === 'Honor' && !required.matchLabels(nodeInfo.labels, nodeInfo.name)) return false;
+  if (c.nodeTaintsPolicy === 'Honor' && findMatchingUntoleratedTaint(nodeInfo.taints, pod.spec?.tolerations, doNotScheduleTaint) !== undefined) return false;
+  return true;
+}
+
+function topologyNormalizingWeight(size: number): number {
+  return Math.log(size + 2);
+}
+
+function scoreForCount(cnt: number, maxSkew: number, tpWeight: number): number {
+  return cnt * tpWeight + (maxSkew - 1);
+}
+
+export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+  readonly name = Name;
+  private readonly defaultConstraints: readonly TopologySpreadConstraint[];
+  private readonly systemDefaulted: boolean;
+
+  constructor(
+    private readonly handle: Handle,
+    args: PodTopologySpreadArgs = {},
+  ) {
+    this.systemDefaulted = (args.defaultingType ?? 'System') === 'System';
+    this.defaultConstraints = this.systemDefaulted ? systemDefaultConstraints : (args.defaultConstraints ?? []);
+  }
+
+  /** `filterTopologySpreadConstraints`: those with the given action, selectors merged with matchLabelKeys. */
+  private filterConstraints(cs: readonly TopologySpreadConstraint[], podLabels: Readonly<Record<string, string>> | undefined, action: string): Constraint[] {
+    const out: Constraint[] = [];
+    for (const c of cs) {
+      if (c.whenUnsatisfiable !== action) continue;
+      let selector = labelSelectorAsSelector(c.labelSelector);
+      if ((c.matchLabelKeys?.length ?? 0) > 0) {
+        const extra: Requirement[] = [];
+        for (const k of c.matchLabelKeys ?? []) {
+          const v = podLabels?.[k];
+          if (v !== undefined) extra.push({ key: k, operator: 'In', values: [v] });
+        }
+        if (extra.length > 0) selector = new Selector([...extra, ...selector.requirements]);
+      }
+      out.push({
+        maxSkew: c.maxSkew,
+        topologyKey: c.topologyKey,
+        selector,
+        minDomains: c.minDomains ?? 1,
+        nodeAffinityPolicy: c.nodeAffinityPolicy === 'Ignore' ? 'Ignore' : 'Honor',
+        nodeTaintsPolicy: c.nodeTaintsPolicy === 'Honor' ? 'Honor' : 'Ignore',
+      });
+    }
+    return out;
+  }
+
+  /** `buildDefaultConstraints`: the default constraints with the pod's default selector. */
+  private buildDefaultConstraints(pod: Pod, action: string): Constraint[] {
+    const cs = this.filterConstraints(this.defaultConstraints, pod.metadata?.labels, action);
+    if (cs.length === 0) return [];
+    const selector = this.defaultSelector(pod);
+    if (selector.isEmpty()) return [];
+    for (const c of cs) c.selector = selector;
+    return cs;
+  }
+
+  /** `helper.DefaultSelector`: Services selecting the pod, plus the owning controller's selector. */
+  private defaultSelector(pod: Pod): Selector {
+    const src = this.handle.spreadingSelectorSource();
+    if (src === undefined) return Selector.everything();
+    const labels = pod.metadata?.labels ?? {};
+    const set = new Map<string, string>();
+    for (const sel of src.serviceSelectors(pod.metadata?.namespace ?? '')) {
+      const entries = Object.entries(sel);
+      if (entries.every(([k, v]) => labels[k] === v)) for (const [k, v] of entries) set.set(k, v);
+    }
+    const reqs: Requirement[] = [...set].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => ({ key: k, operator: 'Equals', values: [v] }));
+    const owner = src.controllerSelector(pod);
+    if (owner !== undefined && !owner.isEmpty()) reqs.push(...owner.requirements);
+    return new Selector(reqs);
+  }
+
+  // ---- filtering ----
+
+  preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: Status } {
+    const s = this.calPreFilterState(pod);
+    if (s.constraints.length === 0) return { status: newStatus(Code.Skip) };
+    state.write(preFilterStateKey, s);
+    return { status: Status.success() };
+  }
+
+  private calPreFilterState(pod: Pod): PreFilterState {
+    const s = new PreFilterState();
+    const tsc = pod.spec?.topologySpreadConstraints ?? [];
+    const constraints = tsc.length > 0 ? this.filterConstraints(tsc, pod.metadata?.labels, 'DoNotSchedule') : this.buildDefaultConstraints(pod, 'DoNotSchedule');
+    if (constraints.length === 0) return s;
+    s.constraints = constraints;
+    const required = new RequiredNodeAffinity(pod);
+    const ns = pod.metadata?.namespace ?? '';
+    for (const nodeInfo of this.handle.snapshot().list()) {
+      if (!nodeLabelsMatchSpreadConstraints(nodeInfo.labels, constraints)) continue;
+      for (const c of constraints) {
+        if (!matchNodeInclusionPolicies(c, pod, nodeInfo, required)) continue;
+        const key = pairKey(c.topologyKey, nodeInfo.labels[c.topologyKey] ?? '');
+        const count = countPodsMatchSelector(nodeInfo.pods, c.selector, ns);
+        s.tpPairToMatchNum.set(key, (s.tpPairToMatchNum.get(key) ?? 0) + count);
+      }
+    }
+    for (const key of s.tpPairToMatchNum.keys()) {
+      const k = key.slice(0, key.indexOf('\u0000'));
+      s.tpKeyToDomainsNum.set(k, (s.tpKeyToDomainsNum.get(k) ?? 0) + 1);
+    }
+    for (const c of constraints) s.tpKeyToCriticalPaths.set(c.topologyKey, new CriticalPaths());
+    for (const [key, num] of s.tpPairToMatchNum) {
+      const i = key.indexOf('\u0000');
+      s.tpKeyToCriticalPaths.get(key.slice(0, i))?.update(key.slice(i + 1), num);
+    }
+    return s;
+  }
+
+  preFilterExtensions(): PreFilterExtensions {
+    return this;
+  }
+
+  addPod(state: CycleState, podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): Status {
+    this.updateWithPod(state, podInfoToAdd.pod, podToSchedule, nodeInfo, 1);
+    return Status.success();
+  }
+
+  removePod(state: CycleState, podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): Status {
+    this.updateWithPod(state, podInfoToRemove.pod, podToSchedule, nodeInfo, -1);
+    return Status.success();
+  }
+
+  private updateWithPod(state: CycleState, updated: Pod, preemptor: Pod, nodeInfo: NodeInfo, delta: number): void {
+    const s = state.read<PreFilterState>(preFilterStateKey);
+    if (s === undefined || updated.metadata?.namespace !== preemptor.metadata?.namespace || nodeInfo.node === undefined) return;
+    if (!nodeLabelsMatchSpreadConstraints(nodeInfo.labels, s.constraints)) return;
+    const required = new RequiredNodeAffinity(preemptor);
+    for (const c of s.constraints) {
+      if (!c.selector.matches(updated.metadata?.labels)) continue;
+      if (!matchNodeInclusionPolicies(c, preemptor, nodeInfo, required)) continue;
+      const v = nodeInfo.labels[c.topologyKey] ?? '';
+      const key = pairKey(c.topologyKey, v);
+      const n = (s.tpPairToMatchNum.get(key) ?? 0) + delta;
+      s.tpPairToMatchNum.set(key, n);
+      s.tpKeyToCriticalPaths.get(c.topologyKey)?.update(v, n);
+    }
+  }
+
+  filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
+    const s = state.read<PreFilterState>(preFilterStateKey);
+    if (s === undefined) return Status.error(`reading "${preFilterStateKey}" from cycleState: not found`);
+    if (s.constraints.length === 0) return Status.success();
+    const podLabels = pod.metadata?.labels;
+    for (const c of s.constraints) {
+      const tpVal = nodeInfo.labels[c.topologyKey];
+      if (tpVal === undefined) return newStatus(Code.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch);
+      const minMatchNum = s.minMatchNum(c.topologyKey, c.minDomains);
+      if (minMatchNum === undefined) return Status.error('failed to retrieve path by topology key');
+      const selfMatchNum = c.selector.matches(podLabels) ? 1 : 0;
+      const matchNum = s.tpPairToMatchNum.get(pairKey(c.topologyKey, tpVal)) ?? 0;
+      const skew = matchNum + selfMatchNum - minMatchNum;
+      if (skew > c.maxSkew) return newStatus(Code.Unschedulable, ErrReasonConstraintsNotMatch);
+    }
+    return Status.success();
+  }
+
+  // ---- scoring ----
+
+  preScore(state: CycleState, pod: Pod, filteredNodes: readonly NodeInfo[]): Status {
+    const allNodes = this.handle.snapshot().list();
+    if (filteredNodes.length === 0 || allNodes.length === 0) return newStatus(Code.Skip);
+    const s = new PreScoreState();
+    const tsc = pod.spec?.topologySpreadConstraints ?? [];
+    const requireAllTopologies = tsc.length > 0 || !this.systemDefaulted;
+    s.constraints = tsc.length > 0 ? this.filterConstraints(tsc, pod.metadata?.labels, 'ScheduleAnyway') : this.buildDefaultConstraints(pod, 'ScheduleAnyway');
+    if (s.constraints.length === 0) return newStatus(Code.Skip);
+    const topoSize = new Array<number>(s.constraints.length).fill(0);
+    for (const n of filteredNodes) {
+      if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(n.labels, s.constraints)) {
+        s.ignoredNodes.add(n.name);
+        continue;
+      }
+      s.constraints.forEach((c, i) => {
+        if (c.topologyKey === labelHostname) return;
+        const key = pairKey(c.topologyKey, n.labels[c.topologyKey] ?? '');
+        if (!s.topologyPairToPodCounts.has(key)) {
+          s.topologyPairToPodCounts.set(key, 0);
+          topoSize[i] = (topoSize[i] ?? 0) + 1;
+        }
+      });
+    }
+    s.topologyNormalizingWeight = s.constraints.map((c, i) => topologyNormalizingWeight(c.topologyKey === labelHostname ? filteredNodes.length - s.ignoredNodes.size : (topoSize[i] ?? 0)));
+    const required = new RequiredNodeAffinity(pod);
+    const ns = pod.metadata?.namespace ?? '';
+    for (const nodeInfo of allNodes) {
+      if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(nodeInfo.labels, s.constraints)) continue;
+      for (const c of s.constraints) {
+        if (!matchNodeInclusionPolicies(c, pod, nodeInfo, required)) continue;
+        const key = pairKey(c.topologyKey, nodeInfo.labels[c.topologyKey] ?? '');
+        const cur = s.topologyPairToPodCounts.get(key);
+        if (cur === undefined) continue;
+        s.topologyPairToPodCounts.set(key, cur + countPodsMatchSelector(nodeInfo.pods, c.selector, ns));
+      }
+    }
+    state.write(preScoreStateKey, s);
+    return Status.success();
+  }
+
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    if (s === undefined) return { score: 0, status: Status.error(`reading "${preScoreStateKey}" from cycleState: not found`) };
+    if (s.ignoredNodes.has(nodeInfo.name)) return { score: 0, status: Status.success() };
+    let score = 0;
+    s.constraints.forEach((c, i) => {
+      const tpVal = nodeInfo.labels[c.topologyKey];
+      if (tpVal === undefined) return;
+      const cnt = c.topologyKey === labelHostname ? countPodsMatchSelector(nodeInfo.pods, c.selector, pod.metadata?.namespace ?? '') : (s.topologyPairToPodCounts.get(pairKey(c.topologyKey, tpVal)) ?? 0);
+      score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i] ?? 0);
+    });
+    return { score: goRound(score), status: Status.success() };
+  }
+
+  scoreExtensions(): ScoreExtensions {
+    return this;
+  }
+
+  normalizeScore(state: CycleState, _pod: Pod, scores: NodeScore[]): Status {
+    const s = state.read<PreScoreState>(preScoreStateKey);
+    if (s === undefined) return Status.success();
+    let minScore = Number.MAX_SAFE_INTEGER;
+    let maxScore = 0;
+    for (const sc of scores) {
+      if (s.ignoredNodes.has(sc.name)) continue;
+      if (sc.score < minScore) minScore = sc.score;
+      if (sc.score > maxScore) maxScore = sc.score;
+    }
+    for (const sc of scores) {
+      if (s.ignoredNodes.has(sc.name)) {
+        sc.score = 0;
+        continue;
+      }
+      if (maxScore === 0) {
+        sc.score = maxNodeScore;
+        continue;
+      }
+      sc.score = Math.trunc((maxNodeScore * (maxScore + minScore - sc.score)) / maxScore);
+    }
+    return Status.success();
+  }
+
+  eventsToRegister(): ClusterEventWithHint[] {
+    return [
+      {
+        event: { resource: 'AssignedPod', actionType: ActionType.Add | ActionType.UpdatePodLabel | ActionType.Delete, label: 'AssignedPodAdd|PodLabelChange|AssignedPodDelete' },
+        queueingHintFn: (pod, oldObj, newObj) => this.isSchedulableAfterPodChange(pod, oldObj, newObj),
+      },
+      { event: { resource: 'Node', actionType: ActionType.Add | ActionType.Delete | ActionType.UpdateNodeLabel | ActionType.UpdateNodeTaint, label: 'NodeAdd|NodeDelete|NodeLabelChange|NodeTaintChange' } },
+    ];
+  }
+
+  private isSchedulableAfterPodChange(pod: Pod, oldObj: unknown, newObj: unknown): QueueingHint {
+    const changed = asPod(newObj) ?? asPod(oldObj);
+    if (changed === undefined) return 'Queue';
+    if (changed.metadata?.namespace !== pod.metadata?.namespace) return 'QueueSkip';
+    const tsc = pod.spec?.topologySpreadConstraints ?? [];
+    const cs = tsc.length > 0 ? this.filterConstraints(tsc, pod.metadata?.labels, 'DoNotSchedule') : this.buildDefaultConstraints(pod, 'DoNotSchedule');
+    const o = asPod(oldObj);
+    const n = asPod(newObj);
+    for (const c of cs) {
+      if ((o !== undefined && c.selector.matches(o.metadata?.labels)) || (n !== undefined && c.selector.matches(n.metadata?.labels))) return 'Queue';
+    }
+    return 'QueueSkip';
+  }
+}
+
+/** Go's math.Round: halves away from zero. */
+function goRound(x: number): number {
+  return x < 0 ? -Math.round(-x) : Math.round(x);
+}
+
+export function create(args: unknown, h: Handle): PodTopologySpread {
+  return new PodTopologySpread(h, (args ?? {}));
+}
