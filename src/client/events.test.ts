@@ -131,6 +131,22 @@ void describe('event recorder', () => {
     assert.equal(recreated.metadata.resourceVersion, undefined, 'resourceVersion is cleared for a create');
   });
 
+  void test('events-from-different-containers-do-not-aggregate: fieldPath is part of the identity', async () => {
+    const client = serverLike();
+    const clock = new FakeClock(start);
+    const rec = createEventRecorder(client, { component: 'kubelet', host: 'node1', clock });
+    rec.event(myPod(), 'Normal', 'similar', 'similar message', { fieldPath: 'spec.containers{container2}' });
+    clock.step(5_000);
+    rec.event(myPod(), 'Normal', 'similar', 'similar message', { fieldPath: 'spec.containers{container1}' });
+    await rec.flush();
+    const w = writes(client);
+    assert.deepEqual(
+      w.map((c) => c.verb),
+      ['create', 'create'],
+    );
+    assert.equal((w[1]?.body as Event).involvedObject.fieldPath, 'spec.containers{container1}');
+  });
+
   void test('different messages are different events', async () => {
     const client = serverLike();
     const rec = createEventRecorder(client, { component: 'c', clock: new FakeClock(start) });

@@ -18,9 +18,15 @@ import { resources } from '../api/resources.js';
 import type { Client, KubeObject } from './client.js';
 import { realClock, type Clock } from './clock.js';
 
+/** Optional parts of an event beyond the contract's four arguments. */
+export interface EventOptions {
+  /** `involvedObject.fieldPath`, e.g. `spec.containers{app}` for the kubelet's container events. */
+  fieldPath?: string;
+}
+
 export interface EventRecorder {
   /** Records an event about `obj` (which should carry apiVersion and kind); never throws. */
-  event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void;
+  event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, opts?: EventOptions): void;
   /** Resolves once every event recorded so far has been written or given up on. */
   flush(): Promise<void>;
 }
@@ -148,13 +154,13 @@ class Recorder implements EventRecorder {
     this.log = opts.log ?? ((message, err) => console.error(`events ${opts.component}: ${message}`, err ?? ''));
   }
 
-  event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string): void {
+  event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, opts: EventOptions = {}): void {
     try {
       if (this.queued >= maxQueuedEvents) {
         this.log(`Unable to record event: too many queued events, dropped event ${reason}: ${message}`);
         return;
       }
-      const event = this.makeEvent(obj, type, reason, message);
+      const event = this.makeEvent(obj, type, reason, message, opts);
       const now = this.clock.now();
       this.queued++;
       this.tail = this.tail.then(async () => {
@@ -176,7 +182,7 @@ class Recorder implements EventRecorder {
     return tail.then(() => (tail === this.tail ? undefined : this.flush()));
   }
 
-  private makeEvent(obj: KubeObject, type: string, reason: string, message: string): Event {
+  private makeEvent(obj: KubeObject, type: string, reason: string, message: string, opts: EventOptions): Event {
     const m = obj.metadata ?? {};
     const ref: ObjectReference = {};
     if (obj.kind !== undefined) ref.kind = obj.kind;
@@ -185,6 +191,7 @@ class Recorder implements EventRecorder {
     if (m.uid !== undefined) ref.uid = m.uid;
     if (obj.apiVersion !== undefined) ref.apiVersion = obj.apiVersion;
     if (m.resourceVersion !== undefined) ref.resourceVersion = m.resourceVersion;
+    if (opts.fieldPath !== undefined) ref.fieldPath = opts.fieldPath;
     const now = this.clock.now();
     const t = formatTime(now);
     const event: Event = {

@@ -24,7 +24,7 @@ export {
   type InformerHandlers,
   type InformerOptions,
 } from './informer.js';
-export { createEventRecorder, type EventRecorder, type EventRecorderOptions } from './events.js';
+export { createEventRecorder, type EventOptions, type EventRecorder, type EventRecorderOptions } from './events.js';
 export { genericServerResponse, HttpClient, type HttpClientOptions } from './http-client.js';
 export {
   httpClientFromKubeconfig,

@@ -85,6 +85,24 @@ void describe('queue', () => {
     assert.equal(q.len(), 0);
   });
 
+  void test('shutDownWithDrain waits for queued and processing keys to be done', async () => {
+    const q = new WorkQueue();
+    q.add('a');
+    q.add('b');
+    assert.equal(await q.get(), 'a');
+    let drained = false;
+    const drain = q.shutDownWithDrain().then(() => (drained = true));
+    await new Promise((r) => setImmediate(r));
+    assert.equal(drained, false, 'a is still being processed and b is queued');
+    q.done('a');
+    assert.equal(await q.get(), 'b');
+    await new Promise((r) => setImmediate(r));
+    assert.equal(drained, false);
+    q.done('b');
+    await drain;
+    assert.equal(await q.get(), undefined);
+  });
+
   void test('shutDown releases a blocked get with undefined', async () => {
     const q = new WorkQueue();
     const pending = q.get();

@@ -41,6 +41,7 @@ export class WorkQueue<K = string> {
   private readonly failures = new Map<K, number>();
   private readonly waiting = new Map<K, Waiting>();
   private readonly getters: ((key: K | undefined) => void)[] = [];
+  private readonly drainWaiters: (() => void)[] = [];
   private shuttingDown = false;
 
   constructor(opts: WorkQueueOptions = {}) {
@@ -115,6 +116,7 @@ export class WorkQueue<K = string> {
       this.queue.push(key);
       this.dispatch();
     }
+    this.checkDrained();
   }
 
   /** Keys waiting to be processed (not counting delayed adds and keys being processed). */
@@ -130,8 +132,25 @@ export class WorkQueue<K = string> {
     this.dispatch();
   }
 
+  /**
+   * `shutDown()`, then resolves once every key that was queued or being processed has been `done()`
+   * (client-go's `ShutDownWithDrain`). Workers must keep calling `get()` until it answers `undefined`.
+   */
+  shutDownWithDrain(): Promise<void> {
+    this.shutDown();
+    return new Promise((resolve) => {
+      this.drainWaiters.push(resolve);
+      this.checkDrained();
+    });
+  }
+
   isShuttingDown(): boolean {
     return this.shuttingDown;
+  }
+
+  private checkDrained(): void {
+    if (!this.shuttingDown || this.queue.length > 0 || this.processing.size > 0) return;
+    for (const w of this.drainWaiters.splice(0)) w();
   }
 
   private take(): K | undefined {
