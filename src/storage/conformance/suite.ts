@@ -285,6 +285,18 @@ export function registerBackendConformance(target: ConformanceTarget): void {
         assert.equal(now.more, false);
       }));
 
+    void test('a page starts after continueFrom only when that key is inside the prefix range', () =>
+      withStore(async (b, { root }) => {
+        for (const k of ['nodes/n', 'pods/a', 'pods/b', 'podsx/c']) await b.create(`${root}${k}`, enc(k));
+        const keys = async (continueFrom: string): Promise<string[]> =>
+          (await b.list(`${root}pods/`, { continueFrom })).items.map((kv) => kv.key.slice(root.length));
+        assert.deepEqual(await keys(root), ['pods/a', 'pods/b']);
+        assert.deepEqual(await keys(`${root}nodes/n`), ['pods/a', 'pods/b']);
+        assert.deepEqual(await keys(`${root}pods/a`), ['pods/b']);
+        assert.deepEqual(await keys(`${root}pods/b`), []);
+        assert.deepEqual(await keys(`${root}q`), []);
+      }));
+
     void test('list at an old revision returns the data as it was then', () =>
       withStore(async (b, { root }) => {
         const a = `${root}pods/default/a`;

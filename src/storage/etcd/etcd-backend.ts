@@ -63,6 +63,13 @@ export function prefixRangeEnd(prefix: Buffer): Buffer {
   return Buffer.from([0]);
 }
 
+/** The first key a list may return: the prefix, or the key right after `continueFrom` if that is later. */
+function listStart(prefix: Buffer, continueFrom: string | undefined): Buffer {
+  if (continueFrom === undefined) return prefix;
+  const after = Buffer.from(`${continueFrom}\0`);
+  return Buffer.compare(after, prefix) > 0 ? after : prefix;
+}
+
 function bytes(value: Uint8Array): Buffer {
   return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
 }
@@ -121,7 +128,7 @@ export class EtcdBackend implements Backend {
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
     this.#checkKey(prefix);
-    const start = opts.continueFrom === undefined ? Buffer.from(prefix) : Buffer.from(`${opts.continueFrom}\0`);
+    const start = listStart(Buffer.from(prefix), opts.continueFrom);
     const revision = opts.revision !== undefined && opts.revision > 0 ? opts.revision : 0;
     const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
     const res = await this.#range({ key: start, range_end: prefixRangeEnd(Buffer.from(prefix)), revision, limit });

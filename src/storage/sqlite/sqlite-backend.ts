@@ -7,8 +7,8 @@
  * - Durability: WAL with synchronous=FULL. A write's promise resolves only after its transaction has been
  *   committed (fsync'd), so an acknowledged write survives `kill -9` and power loss.
  * - Group commit: writes issued in the same event-loop turn are queued and committed together in one
- *   transaction at the next `setImmediate`; each write is still checked and applied on its own (a failed
- *   precondition fails only that write).
+ *   transaction (at most 2000 per transaction) at the next `setImmediate`; each write is still checked
+ *   and applied on its own (a failed precondition fails only that write).
  * - Ownership: the file is opened with an exclusive lock; a second process (or a second backend in the
  *   same process) cannot open it. That is what lets watch events come straight from the write path.
  * - Compaction: see `SqliteCompactionOptions`.
@@ -66,6 +66,9 @@ export interface SqliteBackendOptions {
 }
 
 export const defaultSqliteFileName = 'kubemix.db';
+
+/** Writes per group commit; a larger queue is committed over several event-loop turns, in order. */
+const maxWritesPerCommit = 2000;
 
 const schema = `
 CREATE TABLE IF NOT EXISTS kv (
@@ -500,9 +503,17 @@ export class SqliteBackend implements Backend {
   /** Commits every queued write in one transaction, then acknowledges them and feeds the watchers. */
   #flush(): void {
     this.#flushScheduled = false;
-    const batch = this.#queue;
-    if (batch.length === 0 || this.#writeBatch === undefined) return;
-    this.#queue = [];
+    if (this.#queue.length === 0 || this.#writeBatch === undefined) return;
+    let batch = this.#queue;
+    if (batch.length > maxWritesPerCommit && !this.#closed) {
+      // Bound the time one commit holds the event loop; the rest goes in the next turn.
+      batch = this.#queue.slice(0, maxWritesPerCommit);
+      this.#queue = this.#queue.slice(maxWritesPerCommit);
+      this.#flushScheduled = true;
+      setImmediate(() => this.#flush());
+    } else {
+      this.#queue = [];
+    }
     let outcomes: Outcome[];
     let events: WatchEvent[];
     try {
