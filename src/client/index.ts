@@ -24,6 +24,7 @@ export {
   type InformerHandlers,
   type InformerOptions,
 } from './informer.js';
+export { createInformerFactory, type InformerFactory, type InformerFactoryOptions } from './informer-factory.js';
 export { createEventRecorder, type EventOptions, type EventRecorder, type EventRecorderOptions } from './events.js';
 export { genericServerResponse, HttpClient, type HttpClientOptions } from './http-client.js';
 export {

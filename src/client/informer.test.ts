@@ -7,6 +7,7 @@ import type { KubeList, KubeObject, ListOptions } from './client.js';
 import { FakeClock } from './clock.js';
 import { FakeClient, settle, waitUntil } from './_fake-client.js';
 import { createInformer, isNewerResourceVersion, objectKey, type Informer } from './informer.js';
+import { createInformerFactory } from './informer-factory.js';
 
 function pod(name: string, rv: string, nodeName = ''): Pod {
   return {
@@ -379,5 +380,47 @@ void describe('informer', () => {
     const pending = inf.waitForSync();
     inf.stop();
     await assert.rejects(pending, /informer for pods stopped before it synced/);
+  });
+});
+
+void describe('informer factory', () => {
+  void test('the same resource and selectors share one informer and one list+watch; indexers merge', async (t) => {
+    const client = new FakeClient();
+    client.onList = (_res, opts) =>
+      Promise.resolve(opts.fieldSelector === undefined ? podList([pod('a', '1', 'n1'), pod('b', '2', 'n2')], '2') : podList([], '2'));
+    const factory = createInformerFactory(client, { clock: new FakeClock() });
+    t.after(() => factory.stop());
+    const byNode = (p: Pod): string[] => (p.spec?.nodeName !== undefined ? [p.spec.nodeName] : []);
+    const a = factory.informerFor<Pod>(resources.pods, { indexers: { nodeName: byNode } });
+    const b = factory.informerFor<Pod>(resources.pods, { indexers: { nodeName: byNode, ns: (p) => [p.metadata?.namespace ?? ''] } });
+    const other = factory.informerFor<Pod>(resources.pods, { fieldSelector: 'spec.nodeName=n1' });
+    assert.equal(a, b);
+    assert.notEqual(a, other);
+    assert.throws(() => factory.informerFor<Pod>(resources.pods, { indexers: { nodeName: () => [] } }), /indexer conflict: nodeName/);
+    factory.start();
+    await factory.waitForSync();
+    assert.equal(client.calls.filter((c) => c.verb === 'list').length, 2);
+    assert.deepEqual(
+      a.byIndex('nodeName', 'n2').map((p) => p.metadata?.name),
+      ['b'],
+    );
+    assert.equal(a.byIndex('ns', 'ns').length, 2);
+    const late = factory.informerFor<Pod>(resources.nodes);
+    await late.waitForSync();
+    assert.equal(late.hasSynced(), true, 'an informer handed out after start() starts at once');
+  });
+
+  void test('indexers added after sync index the cached objects', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([pod('a', '1', 'n1')], '1'));
+    const inf = createInformer<Pod>(client, resources.pods, { clock: new FakeClock() });
+    inf.start();
+    t.after(() => inf.stop());
+    await inf.waitForSync();
+    inf.addIndexers({ nodeName: (p) => (p.spec?.nodeName !== undefined ? [p.spec.nodeName] : []) });
+    assert.deepEqual(
+      inf.byIndex('nodeName', 'n1').map((p) => p.metadata?.name),
+      ['a'],
+    );
   });
 });

@@ -51,6 +51,8 @@ export interface Informer<T extends KubeObject> {
   /** `key` is `objectKey(obj)`. */
   get(key: string): T | undefined;
   byIndex(indexName: string, value: string): T[];
+  /** Adds index functions, also after start (existing objects are indexed); a name already in use throws. */
+  addIndexers(indexers: Record<string, (obj: T) => string[]>): void;
   /** The resourceVersion of the last list, watch event or bookmark seen. */
   lastSyncResourceVersion(): string;
 }
@@ -102,6 +104,7 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
   private readonly pageSize: number;
   private readonly cache = new Map<string, T>();
   private readonly indices = new Map<string, Map<string, Set<string>>>();
+  private readonly indexFns = new Map<string, (obj: T) => string[]>();
   private readonly handlers: InformerHandlers<T>[] = [];
   private readonly syncWaiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
   private started = false;
@@ -122,7 +125,19 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
     this.clock = opts.clock ?? realClock;
     this.log = opts.log ?? ((message, err) => console.error(`informer ${res.resource}: ${message}`, err ?? ''));
     this.pageSize = opts.pageSize ?? 500;
-    for (const name of Object.keys(opts.indexers ?? {})) this.indices.set(name, new Map());
+    this.addIndexers(opts.indexers ?? {});
+  }
+
+  addIndexers(indexers: Record<string, (obj: T) => string[]>): void {
+    for (const name of Object.keys(indexers)) {
+      if (this.indexFns.has(name)) throw new Error(`indexer conflict: ${name}`);
+    }
+    for (const [name, fn] of Object.entries(indexers)) {
+      const index = new Map<string, Set<string>>();
+      this.indexFns.set(name, fn);
+      this.indices.set(name, index);
+      for (const [key, obj] of this.cache) this.indexOne(index, fn, key, obj);
+    }
   }
 
   addHandlers(h: InformerHandlers<T>): void {
@@ -358,14 +373,17 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
     const old = this.cache.get(key);
     if (old !== undefined) this.unindex(key, old);
     this.cache.set(key, obj);
-    for (const [name, fn] of Object.entries(this.opts.indexers ?? {})) {
+    for (const [name, fn] of this.indexFns) {
       const index = this.indices.get(name);
-      if (index === undefined) continue;
-      for (const value of this.indexValues(fn, obj)) {
-        let keys = index.get(value);
-        if (keys === undefined) index.set(value, (keys = new Set()));
-        keys.add(key);
-      }
+      if (index !== undefined) this.indexOne(index, fn, key, obj);
+    }
+  }
+
+  private indexOne(index: Map<string, Set<string>>, fn: (obj: T) => string[], key: string, obj: T): void {
+    for (const value of this.indexValues(fn, obj)) {
+      let keys = index.get(value);
+      if (keys === undefined) index.set(value, (keys = new Set()));
+      keys.add(key);
     }
   }
 
@@ -377,7 +395,7 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
   }
 
   private unindex(key: string, obj: T): void {
-    for (const [name, fn] of Object.entries(this.opts.indexers ?? {})) {
+    for (const [name, fn] of this.indexFns) {
       const index = this.indices.get(name);
       if (index === undefined) continue;
       for (const value of this.indexValues(fn, obj)) {
