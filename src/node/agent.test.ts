@@ -1,0 +1,221 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import type { Event, Node, Pod } from 'kubernetes-types/core/v1.js';
+import { resources } from '../api/resources.js';
+import { FakeClock } from '../client/index.js';
+import { FakeClient } from './_fake-client.js';
+import { NodeHost, type NodeHostOptions } from './agent.js';
+import type { SimulatedNodeSpec } from './kubelet/node-status.js';
+
+const T0 = Date.parse('2026-01-01T00:00:00Z');
+
+const linux: SimulatedNodeSpec = { name: 'linux-amd64-1', os: 'linux', arch: 'amd64', internalIP: '127.0.1.2', podCIDR: '10.244.1.0/24', cpu: 4, memory: '16Gi', maxPods: 110 };
+const win2022: SimulatedNodeSpec = {
+  name: 'windows-2022-1',
+  os: 'windows',
+  arch: 'amd64',
+  windowsBuild: '10.0.20348',
+  internalIP: '127.0.1.6',
+  podCIDR: '10.244.5.0/24',
+  taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }],
+};
+
+const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
+
+async function setup(t: { after(fn: () => void | Promise<void>): void }, nodes: SimulatedNodeSpec[], opts: Partial<NodeHostOptions> = {}) {
+  const client = new FakeClient();
+  const clock = new FakeClock(T0);
+  const host = new NodeHost({ client, clock, nodes, log: () => undefined, ...opts });
+  t.after(() => {
+    host.stop();
+    client.closeAll();
+  });
+  await host.start();
+  await host.waitForSync();
+  await flush();
+  /** Advances simulated time in 100 ms steps, letting API calls and watch events settle in between. */
+  const advance = async (ms: number): Promise<void> => {
+    for (let done = 0; done < ms; done += 100) {
+      for (let i = 0; i < 5; i++) await flush();
+      clock.step(Math.min(100, ms - done));
+      for (let i = 0; i < 5; i++) await flush();
+    }
+  };
+  const events = (): Event[] => client.all<Event>(resources.events);
+  return { client, clock, host, advance, events };
+}
+
+function bound(name: string, node: string, spec: Partial<NonNullable<Pod['spec']>> = {}, meta: Partial<NonNullable<Pod['metadata']>> = {}): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'default', uid: `uid-${name}`, ...meta },
+    spec: { nodeName: node, containers: [{ name: 'app', image: 'nginx:1.27' }], ...spec },
+    status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: '2026-01-01T00:00:00Z' }] },
+  };
+}
+
+void test('registration: labels, nodeInfo, taints, NotReady with the CNI message, and a Lease', async (t) => {
+  const { client } = await setup(t, [linux, win2022]);
+  const node = client.peek<Node>(resources.nodes, 'windows-2022-1');
+  assert.ok(node !== undefined);
+  assert.equal(node.metadata?.labels?.['node.kubernetes.io/windows-build'], '10.0.20348');
+  assert.equal(node.metadata?.labels?.['kubernetes.io/os'], 'windows');
+  assert.equal(node.metadata?.labels?.['beta.kubernetes.io/arch'], 'amd64');
+  assert.equal(node.status?.nodeInfo?.osImage, 'Windows Server 2022 Datacenter');
+  assert.deepEqual(node.spec?.taints, [{ key: 'os', value: 'windows', effect: 'NoSchedule' }]);
+  const ready = node.status?.conditions?.find((c) => c.type === 'Ready');
+  assert.equal(ready?.status, 'False');
+  assert.equal(ready?.message, 'container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:Network plugin returns error: cni plugin not initialized');
+  const lease = client.peek<Lease>(resources.leases, 'windows-2022-1', 'kube-node-lease');
+  assert.equal(lease?.spec?.holderIdentity, 'windows-2022-1');
+  assert.equal(lease?.spec?.leaseDurationSeconds, 40);
+  assert.equal(lease?.metadata?.ownerReferences?.[0]?.kind, 'Node');
+  assert.equal(lease?.metadata?.ownerReferences?.[0]?.uid, node.metadata?.uid);
+  assert.ok(node.status?.images?.some((i) => i.names?.includes('registry.k8s.io/pause:3.10')));
+});
+
+void test('an existing Node is reused: its status is posted, kubelet labels reconciled', async (t) => {
+  const client = new FakeClient();
+  await client.create<Node>(resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'linux-amd64-1', labels: { team: 'a' } } });
+  const clock = new FakeClock(T0);
+  const host = new NodeHost({ client, clock, nodes: [linux], log: () => undefined, cni: 'preinstalled' });
+  t.after(() => {
+    host.stop();
+    client.closeAll();
+  });
+  await host.start();
+  const node = client.peek<Node>(resources.nodes, 'linux-amd64-1');
+  assert.equal(node?.metadata?.labels?.['team'], 'a');
+  assert.equal(node?.metadata?.labels?.['kubernetes.io/os'], 'linux');
+  assert.equal(node?.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
+});
+
+void test('the lease is renewed every 10 s on the fake clock; stop() halts heartbeats', async (t) => {
+  const { client, advance, host } = await setup(t, [linux]);
+  const renewTimes = (): string | undefined => client.peek<Lease>(resources.leases, 'linux-amd64-1', 'kube-node-lease')?.spec?.renewTime;
+  assert.equal(renewTimes(), '2026-01-01T00:00:00.000000Z');
+  await advance(10_000);
+  assert.equal(renewTimes(), '2026-01-01T00:00:10.000000Z');
+  await advance(10_000);
+  assert.equal(renewTimes(), '2026-01-01T00:00:20.000000Z');
+  host.stop();
+  await advance(30_000);
+  assert.equal(renewTimes(), '2026-01-01T00:00:20.000000Z');
+});
+
+void test('node status is posted when it changes, and every 5 min otherwise', async (t) => {
+  const { client, advance } = await setup(t, [linux], { cni: 'preinstalled' });
+  const statusPatches = (): number => client.calls.filter((c) => c.verb === 'patch' && c.resource === 'nodes' && c.subresource === 'status').length;
+  const before = statusPatches();
+  await advance(60_000);
+  assert.equal(statusPatches(), before);
+  await advance(250_000);
+  assert.equal(statusPatches(), before + 1);
+});
+
+void test('heartbeats of many nodes are spread over the interval', async (t) => {
+  const many = Array.from({ length: 10 }, (_, i): SimulatedNodeSpec => ({ ...linux, name: `n-${i}`, internalIP: `127.0.2.${i + 1}` }));
+  const { client, advance } = await setup(t, many);
+  const renewals = (): number => client.calls.filter((c) => c.verb === 'update' && c.resource === 'leases').length;
+  const start = renewals();
+  await advance(999);
+  assert.equal(renewals() - start, 1, 'one node of ten renews in the first second after start');
+  await advance(9_000);
+  assert.equal(renewals() - start, 10);
+});
+
+void test('a pod goes ContainerCreating -> Running through pods/status', async (t) => {
+  const { client, advance, events } = await setup(t, [linux], { cni: 'preinstalled' });
+  await client.create(resources.pods, bound('web', 'linux-amd64-1'));
+  await advance(100);
+  let pod = client.peek<Pod>(resources.pods, 'web', 'default');
+  assert.equal(pod?.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'ContainerCreating');
+  assert.equal(pod?.status?.podIP, '10.244.1.2');
+  assert.equal(pod?.status?.conditions?.find((c) => c.type === 'PodScheduled')?.status, 'True');
+  await advance(3_000);
+  pod = client.peek<Pod>(resources.pods, 'web', 'default');
+  assert.equal(pod?.status?.phase, 'Running');
+  assert.equal(pod?.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
+  const statusWrites = client.calls.filter((c) => c.verb === 'patch' && c.resource === 'pods');
+  assert.ok(statusWrites.every((c) => c.subresource === 'status'));
+  const reasons = events().filter((e) => e.involvedObject?.name === 'web').map((e) => e.reason);
+  assert.deepEqual(reasons, ['Pulling', 'Pulled', 'Created', 'Started']);
+  await advance(11_000);
+  const node = client.peek<Node>(resources.nodes, 'linux-amd64-1');
+  assert.ok(node?.status?.images?.some((i) => i.names?.includes('docker.io/library/nginx:1.27') && i.sizeBytes === 72_099_410));
+});
+
+void test('a platform mismatch: ErrImagePull, then ImagePullBackOff, with the exact event', async (t) => {
+  const { client, advance, events } = await setup(t, [win2022], { cni: 'preinstalled' });
+  const image = 'mcr.microsoft.com/windows/servercore:ltsc2019';
+  await client.create(resources.pods, bound('win', 'windows-2022-1', { containers: [{ name: 'windowswebserver', image }] }));
+  await advance(400);
+  let pod = client.peek<Pod>(resources.pods, 'win', 'default');
+  assert.equal(pod?.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'ErrImagePull');
+  await advance(1_000);
+  pod = client.peek<Pod>(resources.pods, 'win', 'default');
+  assert.equal(pod?.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'ImagePullBackOff');
+  const failed = events().find((e) => e.reason === 'Failed' && e.message?.startsWith('Failed to pull image'));
+  assert.equal(
+    failed?.message,
+    `Failed to pull image "${image}": rpc error: code = NotFound desc = failed to pull and unpack image "${image}": no match for platform in manifest: not found`,
+  );
+  assert.equal(failed?.type, 'Warning');
+  assert.equal(failed?.source?.component, 'kubelet');
+  assert.equal(failed?.source?.host, 'windows-2022-1');
+});
+
+void test('CNI gating: NotReady and NetworkNotReady until the flannel pod runs', async (t) => {
+  const { client, advance, events } = await setup(t, [linux]);
+  await client.create(resources.pods, bound('app', 'linux-amd64-1'));
+  await advance(2_000);
+  assert.equal(client.peek<Pod>(resources.pods, 'app', 'default')?.status?.containerStatuses?.[0]?.state?.waiting?.reason, 'ContainerCreating');
+  assert.ok(events().some((e) => e.reason === 'NetworkNotReady' && e.involvedObject?.name === 'app'));
+  await client.create(
+    resources.pods,
+    bound('kube-flannel-ds-abcde', 'linux-amd64-1', { hostNetwork: true, containers: [{ name: 'kube-flannel', image: 'docker.io/flannel/flannel:v0.26.1' }] }, { labels: { app: 'flannel' }, namespace: 'kube-flannel' }),
+  );
+  await advance(3_000);
+  const node = client.peek<Node>(resources.nodes, 'linux-amd64-1');
+  const ready = node?.status?.conditions?.find((c) => c.type === 'Ready');
+  assert.deepEqual([ready?.status, ready?.reason, ready?.message], ['True', 'KubeletReady', 'kubelet is posting ready status']);
+  assert.equal(client.peek<Pod>(resources.pods, 'kube-flannel-ds-abcde', 'kube-flannel')?.status?.podIP, '127.0.1.2');
+  await advance(3_000);
+  assert.equal(client.peek<Pod>(resources.pods, 'app', 'default')?.status?.phase, 'Running');
+  assert.ok(events().some((e) => e.reason === 'NodeReady' && e.message === 'Node linux-amd64-1 status is now: NodeReady'));
+});
+
+void test('graceful deletion: Killing, then the final delete with gracePeriodSeconds 0', async (t) => {
+  const { client, advance, events } = await setup(t, [linux], { cni: 'preinstalled' });
+  await client.create(resources.pods, bound('d', 'linux-amd64-1'));
+  await advance(3_000);
+  await client.delete(resources.pods, 'd', { namespace: 'default' });
+  await advance(1_000);
+  assert.ok(events().some((e) => e.reason === 'Killing' && e.message === 'Stopping container app'));
+  assert.equal(client.peek(resources.pods, 'd', 'default'), undefined);
+  const finalDelete = client.calls.filter((c) => c.verb === 'delete' && c.resource === 'pods').at(-1);
+  assert.deepEqual(finalDelete?.opts, { namespace: 'default', gracePeriodSeconds: 0, preconditions: { uid: 'uid-d' } });
+});
+
+void test('a pod whose OS field does not match is rejected: Failed, reason, message', async (t) => {
+  const { client, advance } = await setup(t, [linux], { cni: 'preinstalled' });
+  await client.create(resources.pods, bound('w', 'linux-amd64-1', { os: { name: 'windows' } }));
+  await advance(200);
+  const pod = client.peek<Pod>(resources.pods, 'w', 'default');
+  assert.equal(pod?.status?.phase, 'Failed');
+  assert.equal(pod?.status?.reason, 'PodOSNotSupported');
+  assert.equal(pod?.status?.message, "Pod was rejected: Failed to admit pod as the OS field doesn't match node OS");
+});
+
+void test('simulated logs say what ran where', async (t) => {
+  const { client, advance, host } = await setup(t, [linux], { cni: 'preinstalled' });
+  await client.create(resources.pods, bound('web', 'linux-amd64-1'));
+  await advance(2_000);
+  assert.deepEqual(host.podLogs('default', 'web')?.slice(0, 3), [
+    'kubemix simulated container "app" of pod default/web',
+    'image docker.io/library/nginx:1.27 (linux/amd64)',
+    'node linux-amd64-1 (linux/amd64), started 2026-01-01T00:00:00Z',
+  ]);
+});

@@ -1,0 +1,582 @@
+/**
+ * `NodeHost`: simulated kubelets for many nodes in one process, talking to the API server only through a
+ * `Client`. All nodes share ONE pod informer (a watch of bound pods, filtered by `spec.nodeName=<node>` when
+ * the host runs a single node), one Node informer and one RuntimeClass informer.
+ *
+ * Per node:
+ * - registration: create the Node (or, when it exists, reconcile the kubelet's labels and post status);
+ * - heartbeat: the Lease `kube-node-lease/<node>` renewed every 10 s (leaseDurationSeconds 40); node status
+ *   posted every 10 s when it changed and every 5 min otherwise. Heartbeats of many nodes are spread over
+ *   the interval. `stop()` halts them, so the node lifecycle controller marks the nodes NotReady;
+ * - pod workers (`kubelet/pod-worker.ts`) for the pods bound to it, status written through `pods/status`
+ *   (JSON merge patch with the pod's uid as precondition); graceful deletion ends with the kubelet's final
+ *   delete (gracePeriodSeconds 0, uid precondition);
+ * - CNI readiness: Ready=False with the CNI message until a network-plugin pod runs on the node (see
+ *   `cni.ts`), or always ready with `cni: 'preinstalled'`.
+ */
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import type { Node, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../api/errors.js';
+import { resources } from '../api/resources.js';
+import type { Client, KubeObject } from '../client/client.js';
+import { createEventRecorder, createInformer, realClock, type Clock, type EventRecorder, type Informer, type TimerHandle } from '../client/index.js';
+import { isNetworkPluginPod } from './cni.js';
+import { PodIPAllocator } from './ip-allocator.js';
+import { initialNode, kubeletNodeLabels, nodeStatus, windowsOsVersion, type SimulatedNodeSpec } from './kubelet/node-status.js';
+import { defaultPodWorkerTimings, PodWorker, type PodWorkerContext, type PodWorkerTimings } from './kubelet/pod-worker.js';
+import { Backoff } from './runtime/backoff.js';
+import { createDefaultCatalog } from './runtime/builtin-images.js';
+import type { ImageCatalog } from './runtime/catalog.js';
+import { ImageManager, type KubeletEvent } from './runtime/image-manager.js';
+import { NodeImageStore } from './runtime/image-store.js';
+import { parseImageReference } from './runtime/image-ref.js';
+import { resolvePull } from './runtime/pull.js';
+
+export const nodeLeaseNamespace = 'kube-node-lease';
+
+export interface NodeHostOptions {
+  client: Client;
+  nodes: readonly SimulatedNodeSpec[];
+  clock?: Clock;
+  /** The simulated registry (default: the built-in catalog). */
+  catalog?: ImageCatalog;
+  /**
+   * `daemonset` (default, kubeadm's flow): NotReady until a network-plugin pod runs on the node.
+   * `preinstalled`: the network is ready from the start.
+   */
+  cni?: 'daemonset' | 'preinstalled';
+  /** Images present on every node at start (kubeadm pre-pulls): default the pause image. */
+  preloadedImages?: readonly string[];
+  leaseDurationSeconds?: number;
+  leaseRenewIntervalMs?: number;
+  /** How often node status is checked and posted when changed (kubelet `nodeStatusUpdateFrequency`, 10 s). */
+  nodeStatusUpdateFrequencyMs?: number;
+  /** How often node status is posted when unchanged (kubelet `nodeStatusReportFrequency`, 5 min). */
+  nodeStatusReportFrequencyMs?: number;
+  /** Node events (Starting, NodeHasSufficientMemory, NodeReady, ...) at registration; default true. */
+  nodeEvents?: boolean;
+  /** Parallel registrations at start (default 32). */
+  registrationConcurrency?: number;
+  podWorkerTimings?: Partial<PodWorkerTimings>;
+  /** Simulated per-pull latency, ms (default 300). */
+  pullLatencyMs?: number;
+  /** Event recorder per node (default `createEventRecorder(client, {component: 'kubelet', host: node})`). */
+  recorderFor?: (nodeName: string) => EventRecorder;
+  log?: (message: string, err?: unknown) => void;
+}
+
+/** What a NodeHost tells others (the proxy, the API server's log endpoint) about its nodes. */
+export interface NodeHostView {
+  nodeNames(): string[];
+  nodeSpec(name: string): SimulatedNodeSpec | undefined;
+  isNetworkReady(name: string): boolean;
+  podLogs(namespace: string, pod: string, container?: string, previous?: boolean): string[] | undefined;
+}
+
+function microTime(ms: number): string {
+  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
+}
+
+function rfc3339(ms: number): string {
+  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+}
+
+function imagesOf(pod: Pod): string[] {
+  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.image ?? '');
+}
+
+function podRef(pod: Pod): KubeObject {
+  return { apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata ?? {} };
+}
+
+interface PodEntry {
+  worker: PodWorker;
+  timer?: TimerHandle | undefined;
+  timerAt?: number | undefined;
+  lastWritten?: string;
+  writing: boolean;
+  dirty: boolean;
+  deleted: boolean;
+  finalDeleteSent: boolean;
+}
+
+/** One simulated node: its kubelet state. */
+class SimulatedNode {
+  readonly store = new NodeImageStore();
+  readonly imageManager: ImageManager;
+  readonly crashBackoff = new Backoff(10_000, 300_000);
+  readonly pods = new Map<string, PodEntry>();
+  readonly recorder: EventRecorder;
+  networkReady: boolean;
+  registered = false;
+  nodeObj: Node | undefined;
+  lease: Lease | undefined;
+  lastStatusPostMs = 0;
+  lastStatusKey = '';
+  heartbeatTimer: TimerHandle | undefined;
+  statusTimer: TimerHandle | undefined;
+  ipAllocator: PodIPAllocator | undefined;
+  readonly workerCtx: PodWorkerContext;
+
+  constructor(readonly spec: SimulatedNodeSpec, private readonly host: NodeHost, opts: { catalog: ImageCatalog; networkReady: boolean; recorder: EventRecorder; timings: PodWorkerTimings; pullLatencyMs: number }) {
+    const osVersion = windowsOsVersion(spec);
+    this.imageManager = new ImageManager({
+      catalog: opts.catalog,
+      store: this.store,
+      host: { os: spec.os, architecture: spec.arch, ...(osVersion !== undefined ? { osVersion } : {}) },
+      ...(spec.pullBandwidthBytesPerSecond !== undefined ? { bandwidthBytesPerSecond: spec.pullBandwidthBytesPerSecond } : {}),
+      pullLatencyMs: opts.pullLatencyMs,
+    });
+    this.networkReady = opts.networkReady;
+    this.recorder = opts.recorder;
+    this.workerCtx = {
+      spec,
+      node: () => this.host.currentNode(spec.name) ?? this.nodeObj ?? initialNode(spec, { now: rfc3339(this.host.now()), networkReady: this.networkReady }),
+      imageManager: this.imageManager,
+      crashBackoff: this.crashBackoff,
+      networkReady: () => this.networkReady,
+      runtimeClassHandler: (name) => this.host.runtimeClassHandler(name),
+      admittedPods: (uid) => [...this.pods.entries()].filter(([u, e]) => u !== uid && !e.deleted && !e.worker.isTerminal).map(([, e]) => e.worker.current),
+      allocatePodIP: (uid) => this.allocator().allocate(uid),
+      releasePodIP: (uid) => this.ipAllocator?.release(uid),
+      event: (pod: Pod, e: KubeletEvent) => this.recorder.event(podRef(pod), e.type, e.reason, e.message),
+      timings: opts.timings,
+    };
+  }
+
+  private allocator(): PodIPAllocator {
+    if (this.ipAllocator === undefined) {
+      const cidr = this.host.currentNode(this.spec.name)?.spec?.podCIDR ?? this.nodeObj?.spec?.podCIDR ?? this.spec.podCIDR ?? '10.244.0.0/24';
+      this.ipAllocator = new PodIPAllocator(cidr);
+    }
+    return this.ipAllocator;
+  }
+}
+
+export class NodeHost implements NodeHostView {
+  private readonly client: Client;
+  private readonly clock: Clock;
+  private readonly catalog: ImageCatalog;
+  private readonly nodes = new Map<string, SimulatedNode>();
+  private readonly log: (message: string, err?: unknown) => void;
+  private readonly leaseDurationSeconds: number;
+  private readonly leaseRenewIntervalMs: number;
+  private readonly statusUpdateMs: number;
+  private readonly statusReportMs: number;
+  private readonly timings: PodWorkerTimings;
+  private podInformer: Informer<Pod> | undefined;
+  private nodeInformer: Informer<Node> | undefined;
+  private runtimeClassInformer: Informer<RuntimeClass> | undefined;
+  private running = false;
+
+  constructor(private readonly opts: NodeHostOptions) {
+    this.client = opts.client;
+    this.clock = opts.clock ?? realClock;
+    this.catalog = opts.catalog ?? createDefaultCatalog();
+    this.log = opts.log ?? ((m, e) => console.error(`kubelet: ${m}`, e ?? ''));
+    this.leaseDurationSeconds = opts.leaseDurationSeconds ?? 40;
+    this.leaseRenewIntervalMs = opts.leaseRenewIntervalMs ?? 10_000;
+    this.statusUpdateMs = opts.nodeStatusUpdateFrequencyMs ?? 10_000;
+    this.statusReportMs = opts.nodeStatusReportFrequencyMs ?? 300_000;
+    this.timings = { ...defaultPodWorkerTimings, ...opts.podWorkerTimings };
+    const recorderFor = opts.recorderFor ?? ((host: string) => createEventRecorder(this.client, { component: 'kubelet', host, clock: this.clock }));
+    for (const spec of opts.nodes) {
+      if (this.nodes.has(spec.name)) throw new Error(`node ${spec.name} listed twice`);
+      this.nodes.set(
+        spec.name,
+        new SimulatedNode(spec, this, {
+          catalog: this.catalog,
+          networkReady: opts.cni === 'preinstalled',
+          recorder: recorderFor(spec.name),
+          timings: this.timings,
+          pullLatencyMs: opts.pullLatencyMs ?? 300,
+        }),
+      );
+    }
+  }
+
+  now(): number {
+    return this.clock.now();
+  }
+
+  // ---- view ----
+
+  nodeNames(): string[] {
+    return [...this.nodes.keys()];
+  }
+
+  nodeSpec(name: string): SimulatedNodeSpec | undefined {
+    return this.nodes.get(name)?.spec;
+  }
+
+  isNetworkReady(name: string): boolean {
+    return this.nodes.get(name)?.networkReady ?? false;
+  }
+
+  /** The Node as the API last showed it. */
+  currentNode(name: string): Node | undefined {
+    return this.nodeInformer?.get(name) ?? this.nodes.get(name)?.nodeObj;
+  }
+
+  runtimeClassHandler(name: string): string | undefined {
+    return this.runtimeClassInformer?.get(name)?.handler;
+  }
+
+  /** Simulated container logs of a pod on one of these nodes (`kubectl logs`). */
+  podLogs(namespace: string, pod: string, container?: string, previous = false): string[] | undefined {
+    for (const n of this.nodes.values()) {
+      for (const e of n.pods.values()) {
+        const p = e.worker.current;
+        if (p.metadata?.namespace !== namespace || p.metadata.name !== pod) continue;
+        const name = container ?? e.worker.containerNames().find((c) => !(p.spec?.initContainers ?? []).some((i) => i.name === c));
+        return name === undefined ? undefined : e.worker.logs(name, previous);
+      }
+    }
+    return undefined;
+  }
+
+  /** The pod status a hosted pod currently has (tests, the proxy). */
+  hostedPod(namespace: string, name: string): { pod: Pod; node: SimulatedNodeSpec } | undefined {
+    for (const n of this.nodes.values()) {
+      for (const e of n.pods.values()) {
+        const p = e.worker.current;
+        if (p.metadata?.namespace === namespace && p.metadata.name === name) return { pod: p, node: n.spec };
+      }
+    }
+    return undefined;
+  }
+
+  // ---- lifecycle ----
+
+  /** Registers every node, starts heartbeats and the shared informers. Resolves once all nodes registered. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    for (const n of this.nodes.values()) this.preload(n);
+    const single = this.nodes.size === 1 ? [...this.nodes.keys()][0] : undefined;
+    this.runtimeClassInformer = createInformer<RuntimeClass>(this.client, resources.runtimeclasses, { clock: this.clock, log: this.log });
+    this.nodeInformer = createInformer<Node>(this.client, resources.nodes, {
+      clock: this.clock,
+      log: this.log,
+      ...(single !== undefined ? { fieldSelector: `metadata.name=${single}` } : {}),
+    });
+    this.podInformer = createInformer<Pod>(this.client, resources.pods, {
+      clock: this.clock,
+      log: this.log,
+      ...(single !== undefined ? { fieldSelector: `spec.nodeName=${single}` } : {}),
+    });
+    this.runtimeClassInformer.start();
+    this.nodeInformer.start();
+
+    await this.registerAll();
+    if (!this.running) return;
+
+    this.podInformer.addHandlers({
+      onAdd: (p) => this.onPod(p),
+      onUpdate: (_o, p) => this.onPod(p),
+      onDelete: (p) => this.onPodDeleted(p),
+    });
+    this.podInformer.start();
+
+    const all = [...this.nodes.values()];
+    all.forEach((n, i) => {
+      // Spread heartbeats evenly over the interval.
+      const offset = all.length > 1 ? Math.floor((i * this.leaseRenewIntervalMs) / all.length) : 0;
+      n.heartbeatTimer = this.clock.setTimeout(() => this.heartbeat(n), offset);
+      const statusOffset = all.length > 1 ? Math.floor((i * this.statusUpdateMs) / all.length) : 0;
+      n.statusTimer = this.clock.setTimeout(() => this.statusTick(n), this.statusUpdateMs + statusOffset);
+    });
+  }
+
+  /** Waits until the shared informers have synced (tests). */
+  async waitForSync(): Promise<void> {
+    await Promise.all([this.podInformer?.waitForSync(), this.nodeInformer?.waitForSync(), this.runtimeClassInformer?.waitForSync()]);
+  }
+
+  /** Halts heartbeats, pod workers and informers. Idempotent. Node and pod objects stay as they are. */
+  stop(): void {
+    if (!this.running) return;
+    this.running = false;
+    this.podInformer?.stop();
+    this.nodeInformer?.stop();
+    this.runtimeClassInformer?.stop();
+    for (const n of this.nodes.values()) {
+      n.heartbeatTimer?.cancel();
+      n.statusTimer?.cancel();
+      for (const e of n.pods.values()) e.timer?.cancel();
+    }
+  }
+
+  /** Waits for pending event writes of every node (tests, shutdown). */
+  async flushEvents(): Promise<void> {
+    await Promise.all([...this.nodes.values()].map((n) => n.recorder.flush()));
+  }
+
+  private preload(n: SimulatedNode): void {
+    for (const image of this.opts.preloadedImages ?? ['registry.k8s.io/pause:3.10']) {
+      try {
+        const ref = parseImageReference(image);
+        const osVersion = windowsOsVersion(n.spec);
+        const r = resolvePull(this.catalog, ref, { os: n.spec.os, architecture: n.spec.arch, ...(osVersion !== undefined ? { osVersion } : {}) });
+        if (r.ok) n.store.add(r.image);
+      } catch (err) {
+        this.log(`cannot preload ${image}`, err);
+      }
+    }
+  }
+
+  // ---- registration ----
+
+  private async registerAll(): Promise<void> {
+    const queue = [...this.nodes.values()];
+    const workers = Array.from({ length: Math.min(this.opts.registrationConcurrency ?? 32, queue.length) }, async () => {
+      for (let n = queue.shift(); n !== undefined && this.running; n = queue.shift()) {
+        await this.registerWithRetry(n);
+      }
+    });
+    await Promise.all(workers);
+  }
+
+  private async registerWithRetry(n: SimulatedNode): Promise<void> {
+    let delay = 500;
+    while (this.running && !n.registered) {
+      try {
+        await this.register(n);
+        n.registered = true;
+        await this.renewLease(n);
+      } catch (err) {
+        this.log(`registering node ${n.spec.name} failed`, err);
+        await new Promise<void>((r) => this.clock.setTimeout(r, delay));
+        delay = Math.min(delay * 2, 7_000);
+      }
+    }
+  }
+
+  private async register(n: SimulatedNode): Promise<void> {
+    const nowMs = this.now();
+    const node = initialNode(n.spec, { now: rfc3339(nowMs), networkReady: n.networkReady, images: n.store.nodeStatusImages() });
+    try {
+      n.nodeObj = await this.client.create<Node>(resources.nodes, node);
+      this.recordRegistrationEvents(n);
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+      // The node exists (a restart): reconcile the kubelet-owned labels, then post status.
+      const existing = await this.client.get<Node>(resources.nodes, n.spec.name);
+      const wantLabels = kubeletNodeLabels(n.spec);
+      const labels = existing.metadata?.labels ?? {};
+      const missing = Object.entries(wantLabels).filter(([k, v]) => labels[k] !== v);
+      const podCIDR = existing.spec?.podCIDR === undefined && n.spec.podCIDR !== undefined ? { podCIDR: n.spec.podCIDR, podCIDRs: [n.spec.podCIDR] } : undefined;
+      if (missing.length > 0 || podCIDR !== undefined) {
+        n.nodeObj = await this.client.patch<Node>(resources.nodes, n.spec.name, 'merge', {
+          ...(missing.length > 0 ? { metadata: { labels: Object.fromEntries(missing) } } : {}),
+          ...(podCIDR !== undefined ? { spec: podCIDR } : {}),
+        });
+      } else n.nodeObj = existing;
+      this.recordEvent(n, 'Normal', 'Starting', 'Starting kubelet.');
+      await this.postNodeStatus(n, true);
+      return;
+    }
+    n.lastStatusPostMs = nowMs;
+    n.lastStatusKey = this.statusKey(n);
+  }
+
+  private recordEvent(n: SimulatedNode, type: 'Normal' | 'Warning', reason: string, message: string): void {
+    if (this.opts.nodeEvents === false) return;
+    // The kubelet's node reference uses the node name as UID.
+    n.recorder.event({ apiVersion: 'v1', kind: 'Node', metadata: { name: n.spec.name, uid: n.spec.name } }, type, reason, message);
+  }
+
+  private recordRegistrationEvents(n: SimulatedNode): void {
+    const name = n.spec.name;
+    this.recordEvent(n, 'Normal', 'Starting', 'Starting kubelet.');
+    this.recordEvent(n, 'Normal', 'NodeHasSufficientMemory', `Node ${name} status is now: NodeHasSufficientMemory`);
+    this.recordEvent(n, 'Normal', 'NodeHasNoDiskPressure', `Node ${name} status is now: NodeHasNoDiskPressure`);
+    this.recordEvent(n, 'Normal', 'NodeHasSufficientPID', `Node ${name} status is now: NodeHasSufficientPID`);
+    this.recordEvent(n, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
+    if (n.networkReady) this.recordEvent(n, 'Normal', 'NodeReady', `Node ${name} status is now: NodeReady`);
+  }
+
+  // ---- heartbeats ----
+
+  private heartbeat(n: SimulatedNode): void {
+    if (!this.running) return;
+    n.heartbeatTimer = this.clock.setTimeout(() => this.heartbeat(n), this.leaseRenewIntervalMs);
+    if (!n.registered) return;
+    this.renewLease(n).catch((err: unknown) => this.log(`renewing the lease of ${n.spec.name} failed`, err));
+  }
+
+  private leaseObject(n: SimulatedNode, nowMs: number): Lease {
+    const nodeUid = this.currentNode(n.spec.name)?.metadata?.uid ?? n.nodeObj?.metadata?.uid;
+    return {
+      apiVersion: 'coordination.k8s.io/v1',
+      kind: 'Lease',
+      metadata: {
+        name: n.spec.name,
+        namespace: nodeLeaseNamespace,
+        ...(nodeUid !== undefined ? { ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: n.spec.name, uid: nodeUid }] } : {}),
+      },
+      spec: { holderIdentity: n.spec.name, leaseDurationSeconds: this.leaseDurationSeconds, renewTime: microTime(nowMs) },
+    };
+  }
+
+  /** Creates or renews the node's Lease (`kube-node-lease/<node>`). */
+  private async renewLease(n: SimulatedNode): Promise<void> {
+    const nowMs = this.now();
+    const want = this.leaseObject(n, nowMs);
+    if (n.lease === undefined) {
+      try {
+        n.lease = await this.client.create<Lease>(resources.leases, want, { namespace: nodeLeaseNamespace });
+        return;
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+        n.lease = await this.client.get<Lease>(resources.leases, n.spec.name, { namespace: nodeLeaseNamespace });
+      }
+    }
+    const update = (base: Lease): Lease => ({ ...base, spec: { ...base.spec, holderIdentity: n.spec.name, leaseDurationSeconds: this.leaseDurationSeconds, renewTime: microTime(nowMs) } });
+    try {
+      n.lease = await this.client.update<Lease>(resources.leases, update(n.lease), { namespace: nodeLeaseNamespace });
+    } catch (err) {
+      if (isNotFound(err)) {
+        n.lease = undefined;
+        n.lease = await this.client.create<Lease>(resources.leases, want, { namespace: nodeLeaseNamespace });
+      } else if (isConflict(err)) {
+        const fresh = await this.client.get<Lease>(resources.leases, n.spec.name, { namespace: nodeLeaseNamespace });
+        n.lease = await this.client.update<Lease>(resources.leases, update(fresh), { namespace: nodeLeaseNamespace });
+      } else throw err;
+    }
+  }
+
+  private statusKey(n: SimulatedNode): string {
+    return JSON.stringify([n.networkReady, n.store.nodeStatusImages()]);
+  }
+
+  private statusTick(n: SimulatedNode): void {
+    if (!this.running) return;
+    n.statusTimer = this.clock.setTimeout(() => this.statusTick(n), this.statusUpdateMs);
+    if (!n.registered) return;
+    const changed = this.statusKey(n) !== n.lastStatusKey;
+    if (!changed && this.now() - n.lastStatusPostMs < this.statusReportMs) return;
+    this.postNodeStatus(n, false).catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err));
+  }
+
+  /** Posts node status (conditions with heartbeat now, images). */
+  private async postNodeStatus(n: SimulatedNode, _force: boolean): Promise<void> {
+    const nowMs = this.now();
+    const previous = this.currentNode(n.spec.name)?.status?.conditions ?? n.nodeObj?.status?.conditions ?? [];
+    const wasReady = previous.find((c) => c.type === 'Ready')?.status === 'True';
+    const status = nodeStatus(n.spec, { now: rfc3339(nowMs), networkReady: n.networkReady, images: n.store.nodeStatusImages(), previousConditions: previous });
+    const key = this.statusKey(n);
+    n.nodeObj = await this.client.patch<Node>(resources.nodes, n.spec.name, 'merge', { status }, { subresource: 'status' });
+    n.lastStatusPostMs = nowMs;
+    n.lastStatusKey = key;
+    if (n.networkReady && !wasReady) this.recordEvent(n, 'Normal', 'NodeReady', `Node ${n.spec.name} status is now: NodeReady`);
+  }
+
+  private setNetworkReady(n: SimulatedNode): void {
+    if (n.networkReady) return;
+    n.networkReady = true;
+    if (n.registered) this.postNodeStatus(n, true).catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err));
+    // Pods waiting for the network go on at once.
+    for (const uid of n.pods.keys()) this.scheduleSync(n, uid, this.now());
+  }
+
+  // ---- pods ----
+
+  private onPod(pod: Pod): void {
+    const nodeName = pod.spec?.nodeName;
+    if (nodeName === undefined || nodeName === '') return;
+    const n = this.nodes.get(nodeName);
+    if (n === undefined) return;
+    const uid = pod.metadata?.uid ?? '';
+    const entry = n.pods.get(uid);
+    if (entry === undefined) {
+      // The kubelet ignores pods that are already terminal.
+      const phase = pod.status?.phase;
+      if (phase === 'Succeeded' || phase === 'Failed') return;
+      n.pods.set(uid, { worker: new PodWorker(n.workerCtx, pod), writing: false, dirty: false, deleted: false, finalDeleteSent: false });
+      this.scheduleSync(n, uid, this.now());
+      return;
+    }
+    const old = entry.worker.current;
+    entry.worker.update(pod, this.now());
+    // Our own status writes come back as updates: resync only for what changes the pod's course.
+    const deletionStarted = pod.metadata?.deletionTimestamp !== undefined && old.metadata?.deletionTimestamp === undefined;
+    const annotationsChanged = JSON.stringify(pod.metadata?.annotations ?? {}) !== JSON.stringify(old.metadata?.annotations ?? {});
+    const imagesChanged = JSON.stringify(imagesOf(pod)) !== JSON.stringify(imagesOf(old));
+    if (deletionStarted || annotationsChanged || imagesChanged) this.scheduleSync(n, uid, this.now());
+  }
+
+  private onPodDeleted(pod: Pod): void {
+    const n = this.nodes.get(pod.spec?.nodeName ?? '');
+    if (n === undefined) return;
+    const uid = pod.metadata?.uid ?? '';
+    const entry = n.pods.get(uid);
+    if (entry === undefined) return;
+    entry.deleted = true;
+    entry.timer?.cancel();
+    n.pods.delete(uid);
+    n.ipAllocator?.release(uid);
+  }
+
+  private scheduleSync(n: SimulatedNode, uid: string, atMs: number): void {
+    const entry = n.pods.get(uid);
+    if (entry === undefined || !this.running) return;
+    if (entry.timer !== undefined && entry.timerAt !== undefined && entry.timerAt <= atMs) return;
+    entry.timer?.cancel();
+    entry.timerAt = atMs;
+    entry.timer = this.clock.setTimeout(() => {
+      entry.timer = undefined;
+      entry.timerAt = undefined;
+      this.syncPod(n, uid);
+    }, Math.max(0, atMs - this.now()));
+  }
+
+  private syncPod(n: SimulatedNode, uid: string): void {
+    const entry = n.pods.get(uid);
+    if (entry === undefined || entry.deleted || !this.running) return;
+    const result = entry.worker.sync(this.now());
+    if (!n.networkReady && isNetworkPluginPod(entry.worker.current) && entry.worker.hasRunningContainer) this.setNetworkReady(n);
+    this.writeStatus(n, entry, result.status, result.readyForDeletion);
+    if (result.nextSyncMs !== undefined) this.scheduleSync(n, uid, result.nextSyncMs);
+  }
+
+  private writeStatus(n: SimulatedNode, entry: PodEntry, status: PodStatus, readyForDeletion: boolean): void {
+    const text = JSON.stringify(status);
+    if (text === entry.lastWritten && !(readyForDeletion && !entry.finalDeleteSent)) return;
+    if (entry.writing) {
+      entry.dirty = true;
+      return;
+    }
+    entry.writing = true;
+    void this.doWriteStatus(n, entry, status, text, readyForDeletion).finally(() => {
+      entry.writing = false;
+      if (entry.dirty && !entry.deleted) {
+        entry.dirty = false;
+        const r = entry.worker.status(this.now());
+        this.writeStatus(n, entry, r, readyForDeletion);
+      }
+    });
+  }
+
+  private async doWriteStatus(n: SimulatedNode, entry: PodEntry, status: PodStatus, text: string, readyForDeletion: boolean): Promise<void> {
+    const pod = entry.worker.current;
+    const name = pod.metadata?.name ?? '';
+    const namespace = pod.metadata?.namespace ?? 'default';
+    try {
+      if (text !== entry.lastWritten) {
+        await this.client.patch<Pod>(resources.pods, name, 'merge', { metadata: { uid: pod.metadata?.uid }, status }, { namespace, subresource: 'status' });
+        entry.lastWritten = text;
+      }
+      if (readyForDeletion && !entry.finalDeleteSent) {
+        entry.finalDeleteSent = true;
+        await this.client.delete(resources.pods, name, { namespace, gracePeriodSeconds: 0, ...(pod.metadata?.uid !== undefined ? { preconditions: { uid: pod.metadata.uid } } : {}) });
+      }
+    } catch (err) {
+      if (isNotFound(err) || isConflict(err)) return;
+      this.log(`writing the status of pod ${namespace}/${name} on ${n.spec.name} failed`, err);
+      if (readyForDeletion) entry.finalDeleteSent = false;
+      this.scheduleSync(n, pod.metadata?.uid ?? '', this.now() + this.timings.syncRetryMs);
+    }
+  }
+}

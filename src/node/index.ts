@@ -1,0 +1,7 @@
+// Simulated nodes: kubelet agent, container runtime (image catalog, platform checks, pulls), CNI readiness,
+// kube-proxy NodePorts, and the kube-system add-ons kubemix pre-installs.
+export { NodeHost, nodeLeaseNamespace, type NodeHostOptions, type NodeHostView } from './agent.js';
+export { isNetworkPluginPod, cniAnnotation } from './cni.js';
+export { PodIPAllocator } from './ip-allocator.js';
+export * from './kubelet/index.js';
+export * from './runtime/index.js';
