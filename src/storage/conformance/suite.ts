@@ -505,6 +505,24 @@ export function registerBackendConformance(target: ConformanceTarget): void {
         assert.deepEqual(await loop[Symbol.asyncIterator]().next(), { done: true, value: undefined });
       }));
 
+    void test('next() calls made before events arrive are answered in order', () =>
+      withStore(async (b, { root }) => {
+        const watch = b.watch(`${root}pods/`, await b.currentRevision());
+        try {
+          const it = watch[Symbol.asyncIterator]();
+          const first = it.next();
+          const second = it.next();
+          const r1 = await b.create(`${root}pods/default/a`, enc('1'));
+          const r2 = await b.create(`${root}pods/default/b`, enc('2'));
+          const revisionOf = (r: IteratorResult<WatchEvent>): number | undefined =>
+            r.done === true ? undefined : r.value.revision;
+          assert.equal(revisionOf(await first), r1);
+          assert.equal(revisionOf(await second), r2);
+        } finally {
+          watch.close();
+        }
+      }));
+
     void test('closing the backend ends its watches', async () => {
       const fixture = await target.fixture();
       try {

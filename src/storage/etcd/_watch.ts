@@ -76,6 +76,7 @@ export class EtcdWatch implements Watch, AsyncIterableIterator<WatchEvent> {
   #closed = false;
   #failure: Error | undefined;
   #waiter: Waiter | undefined;
+  #waiting: Promise<IteratorResult<WatchEvent>> | undefined;
   #backoffMs = minBackoffMs;
   #retryTimer: NodeJS.Timeout | undefined;
 
@@ -97,9 +98,20 @@ export class EtcdWatch implements Watch, AsyncIterableIterator<WatchEvent> {
       return Promise.reject(failure);
     }
     if (this.#closed) return Promise.resolve({ done: true, value: undefined });
-    return new Promise((resolve, reject) => {
+    if (this.#waiting !== undefined) {
+      // A second next() before the first settled: answer it after the first, in order.
+      const after = (): Promise<IteratorResult<WatchEvent>> => this.next();
+      return this.#waiting.then(after, after);
+    }
+    const waiting = new Promise<IteratorResult<WatchEvent>>((resolve, reject) => {
       this.#waiter = { resolve, reject };
     });
+    this.#waiting = waiting;
+    const clear = (): void => {
+      if (this.#waiting === waiting) this.#waiting = undefined;
+    };
+    waiting.then(clear, clear);
+    return waiting;
   }
 
   return(): Promise<IteratorResult<WatchEvent>> {

@@ -54,6 +54,7 @@ export class SqliteWatch implements Watch, AsyncIterableIterator<WatchEvent> {
   #live = false;
   #closed = false;
   #waiter: Waiter | undefined;
+  #waiting: Promise<IteratorResult<WatchEvent>> | undefined;
 
   constructor(opts: SqliteWatchOptions) {
     this.#host = opts.host;
@@ -97,9 +98,20 @@ export class SqliteWatch implements Watch, AsyncIterableIterator<WatchEvent> {
     }
     const ev = this.#take();
     if (ev !== undefined) return Promise.resolve({ done: false, value: ev });
-    return new Promise((resolve, reject) => {
+    if (this.#waiting !== undefined) {
+      // A second next() before the first settled: answer it after the first, in order.
+      const after = (): Promise<IteratorResult<WatchEvent>> => this.next();
+      return this.#waiting.then(after, after);
+    }
+    const waiting = new Promise<IteratorResult<WatchEvent>>((resolve, reject) => {
       this.#waiter = { resolve, reject };
     });
+    this.#waiting = waiting;
+    const clear = (): void => {
+      if (this.#waiting === waiting) this.#waiting = undefined;
+    };
+    waiting.then(clear, clear);
+    return waiting;
   }
 
   return(): Promise<IteratorResult<WatchEvent>> {
