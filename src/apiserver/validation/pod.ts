@@ -4,7 +4,6 @@
  * OS rules of `validateOS`/`validateLinux`/`validateWindows`/`validateWindowsHostProcessPod`.
  */
 import type { Container, ContainerPort, EnvVar, Pod, PodSpec, PodTemplateSpec, Probe, Volume, VolumeMount } from 'kubernetes-types/core/v1.js';
-import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, fieldErrors, GoValue, Path } from '../../api/field-errors.js';
 import { inclusiveRangeError, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum, nameIsDNSSubdomain } from './_names.js';
 import { deepEqual, validateAnnotations, validateLabels, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate, validateQualifiedName } from './objectmeta.js';

@@ -1,0 +1,11 @@
+/** Admission plugin names, as kube-apiserver's `--enable-admission-plugins` spells them. */
+export const names = {
+  NamespaceLifecycle: 'NamespaceLifecycle',
+  LimitRanger: 'LimitRanger',
+  ServiceAccount: 'ServiceAccount',
+  NodeRestriction: 'NodeRestriction',
+  TaintNodesByCondition: 'TaintNodesByCondition',
+  Priority: 'Priority',
+  DefaultTolerationSeconds: 'DefaultTolerationSeconds',
+  RuntimeClass: 'RuntimeClass',
+} as const;

@@ -1,0 +1,66 @@
+/**
+ * The admission seam: what kube-apiserver's admission chain sees of a request (`admission.Attributes`),
+ * what the plugins may read (the API server's watch cache), and the two plugin kinds.
+ *
+ * Upstream runs the chain in two phases around the registry: every mutating plugin (`Admit`) in order
+ * before the object reaches the registry, then every validating plugin (`Validate`) after the registry
+ * has defaulted, prepared and validated the object, just before it is stored.
+ */
+import type { LimitRange, Namespace, Node, Pod, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
+import type { ResourceType } from '../api/resources.js';
+import type { KubeObject } from '../client/client.js';
+
+export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
+
+export interface UserInfo {
+  username: string;
+  groups: string[];
+}
+
+/** One request as admission sees it. `object` is the new object (CREATE/UPDATE), `oldObject` the stored one. */
+export interface AdmissionAttributes {
+  operation: AdmissionOperation;
+  resource: ResourceType;
+  /** `''` for the main resource; `status`, `binding`, `eviction`, ... */
+  subresource: string;
+  /** `''` for cluster-scoped resources. */
+  namespace: string;
+  /** The object name; may be `''` on CREATE (take it from `object.metadata.name`). */
+  name: string;
+  object: KubeObject | undefined;
+  oldObject: KubeObject | undefined;
+  userInfo: UserInfo;
+  dryRun: boolean;
+}
+
+/** Read-only access the API server provides to plugins (its watch cache). Missing objects are `undefined`. */
+export interface AdmissionLookup {
+  getRuntimeClass(name: string): Promise<RuntimeClass | undefined>;
+  getPriorityClass(name: string): Promise<PriorityClass | undefined>;
+  listPriorityClasses(): Promise<PriorityClass[]>;
+  getNamespace(name: string): Promise<Namespace | undefined>;
+  getServiceAccount(namespace: string, name: string): Promise<ServiceAccount | undefined>;
+  listLimitRanges(namespace: string): Promise<LimitRange[]>;
+  getNode(name: string): Promise<Node | undefined>;
+  getPod(namespace: string, name: string): Promise<Pod | undefined>;
+}
+
+/** A mutating plugin (`admission.MutationInterface`): mutates `a.object` in place; throws `ApiError` to refuse. */
+export interface MutatingPlugin {
+  readonly name: string;
+  admit(a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void>;
+}
+
+/** A validating plugin (`admission.ValidationInterface`): must not mutate; throws `ApiError` to refuse. */
+export interface ValidatingPlugin {
+  readonly name: string;
+  validate(a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void>;
+}
+
+/** The chain the API server runs: all mutating plugins in order, later all validating plugins in order. */
+export interface AdmissionChain {
+  mutating: MutatingPlugin[];
+  validating: ValidatingPlugin[];
+}
