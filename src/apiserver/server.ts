@@ -17,6 +17,9 @@ import { ApiHandler } from './handler.js';
 import { Subresources, type EvictionPolicy } from './subresources.js';
 import type { OpenApiProvider, Patcher, PodLogSource, TableConvertor } from './seams.js';
 import type { RequestInfo } from './request.js';
+import { CrdRegistrar } from './crd/crd-registrar.js';
+import { customResourceTable } from './crd/crd-table.js';
+import { withCustomResources } from './crd/crd-openapi.js';
 
 export interface TlsMaterial {
   caPem: string;
@@ -57,6 +60,7 @@ export class ApiServer {
   readonly subresources: Subresources;
   readonly authenticator: Authenticator;
   readonly authorizer: AuthorizerChain;
+  readonly crds: CrdRegistrar;
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private address: AddressInfo | undefined;
@@ -76,6 +80,7 @@ export class ApiServer {
       ...(opts.staticTokens !== undefined ? [new StaticTokenAuthenticator(opts.staticTokens)] : []),
       ...(opts.tokenAuthenticators ?? []),
     ]);
+    this.crds = new CrdRegistrar({ table: this.table, store: this.store, ...(opts.now !== undefined ? { now: opts.now } : {}) });
     this.subresources = new Subresources({
       table: this.table,
       store: this.store,
@@ -102,14 +107,25 @@ export class ApiServer {
   async start(): Promise<void> {
     await this.dispatcher.start();
     await this.ensureBootstrapObjects();
+    await this.crds.start();
+    const builtinTables = this.opts.tables;
+    const tables: TableConvertor | undefined =
+      builtinTables === undefined
+        ? undefined
+        : {
+            toTable: (def, objects, o) =>
+              def.custom
+                ? customResourceTable(objects, this.crds.printerColumns.get(`${def.group}/${def.version}/${def.resource}`), o)
+                : builtinTables.toTable(def, objects, o),
+          };
     const handler = new ApiHandler({
       table: this.table,
       store: this.store,
       authenticator: this.authenticator,
       authorizer: this.authorizer,
       subresources: this.subresources,
-      ...(this.opts.tables !== undefined ? { tables: this.opts.tables } : {}),
-      ...(this.opts.openapi !== undefined ? { openapi: this.opts.openapi } : {}),
+      ...(tables !== undefined ? { tables } : {}),
+      ...(this.opts.openapi !== undefined ? { openapi: withCustomResources(this.opts.openapi, this.crds) } : {}),
       ...(this.opts.anonymousAllowed !== undefined ? { anonymousAllowed: this.opts.anonymousAllowed } : {}),
       serverAddress: () => `${this.address?.address ?? '127.0.0.1'}:${this.address?.port ?? 0}`,
     });
@@ -158,6 +174,7 @@ export class ApiServer {
       for (const s of this.sockets) s.destroy();
       await closed;
     }
+    await this.crds.stop();
     await this.dispatcher.stop();
   }
 

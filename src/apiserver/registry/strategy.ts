@@ -71,6 +71,10 @@ export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
     case '/services':
       obj['status'] = { loadBalancer: {} };
       return;
+    case 'apiextensions.k8s.io/customresourcedefinitions':
+      obj['status'] = {};
+      (obj.metadata ??= {}).finalizers = [...new Set([...(obj.metadata.finalizers ?? []), 'customresourcecleanup.apiextensions.k8s.io'])];
+      return;
     default:
       if (hasStatusSubresource(def) || def.custom) {
         if (def.custom) delete obj['status'];
