@@ -382,6 +382,21 @@ void describe('HttpClient watch', () => {
     assert.deepEqual(await done, []);
   });
 
+  void test('close() while the server has not answered yet aborts the request', async (t) => {
+    let serverSawClose = false;
+    const srv = await fakeServer(t, (req) => {
+      req.socket.on('close', () => (serverSawClose = true));
+    });
+    const c = new HttpClient({ server: srv.url });
+    t.after(() => c.close());
+    const w = c.watch<Pod>(resources.nodes);
+    const done = collect(w);
+    await waitUntil(() => srv.seen.length === 1, 'the request');
+    w.close();
+    assert.deepEqual(await done, []);
+    await waitUntil(() => serverSawClose, 'the server to see the connection close');
+  });
+
   void test('a 410 answer to the watch request throws a Gone ApiError from the iteration', async (t) => {
     const srv = await fakeServer(t, (_req, res) => json(res, 410, apiErrors.resourceExpired('too old resource version: 1 (5)').toStatus()));
     const c = new HttpClient({ server: srv.url });

@@ -316,6 +316,7 @@ export class HttpClient implements Client {
     body: string | undefined,
     contentType: string | undefined,
     timeoutMs: number | undefined,
+    onRequest?: (req: http.ClientRequest) => void,
   ): Promise<http.IncomingMessage> {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string | number> = { ...this.headers };
@@ -334,6 +335,7 @@ export class HttpClient implements Client {
       };
       const mod = this.base.protocol === 'https:' ? https : http;
       const req = mod.request(reqOpts, resolve);
+      onRequest?.(req);
       req.on('error', (err) => reject(new Error(`${goMethod(method)} "${this.url(pathAndQuery)}": ${err.message}`, { cause: err })));
       if (timeoutMs !== undefined && timeoutMs > 0) {
         req.setTimeout(timeoutMs, () => {
@@ -383,8 +385,7 @@ export class HttpClient implements Client {
     try {
       await this.limiter?.wait();
       if (stream.isClosed()) return;
-      const req = this.send('GET', pathAndQuery, undefined, undefined, undefined);
-      const res = await req;
+      const res = await this.send('GET', pathAndQuery, undefined, undefined, undefined, (req) => stream.setRequest(req));
       if (stream.isClosed()) {
         res.destroy();
         return;
@@ -451,6 +452,7 @@ const lowWaterMark = 100;
 class HttpWatchStream<T> implements WatchStream<T> {
   private readonly queue: WatchEvent<T>[] = [];
   private pending: Buffer[] = [];
+  private req: http.ClientRequest | undefined;
   private res: http.IncomingMessage | undefined;
   private error: Error | undefined;
   private ended = false;
@@ -468,8 +470,15 @@ class HttpWatchStream<T> implements WatchStream<T> {
     if (this.closed) return;
     this.closed = true;
     this.res?.destroy();
+    this.req?.destroy();
     this.res = undefined;
+    this.req = undefined;
     this.notify();
+  }
+
+  setRequest(req: http.ClientRequest): void {
+    if (this.closed) req.destroy();
+    else this.req = req;
   }
 
   fail(err: unknown): void {

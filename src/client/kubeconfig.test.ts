@@ -94,6 +94,14 @@ void describe('kubeconfig', () => {
     assert.equal(b.token, 'tok-from-file');
     assert.equal(b.namespace, 'team-b');
     assert.throws(() => loadKubeconfig(path, { context: 'nope' }), /context "nope" not found/);
+    const eks = join(dir, 'eks');
+    writeFileSync(
+      eks,
+      'current-context: e\nclusters: [{name: c, cluster: {server: "https://e"}}]\n' +
+        'users: [{name: u, user: {exec: {command: aws, apiVersion: client.authentication.k8s.io/v1beta1}}}]\n' +
+        'contexts: [{name: e, context: {cluster: c, user: u}}]\n',
+    );
+    assert.throws(() => loadKubeconfig(eks), /user "u" authenticates with an exec or auth-provider plugin, which kubemix does not support/);
   });
 
   void test('an HttpClient from a written kubeconfig authenticates with its client certificate over TLS', async (t) => {

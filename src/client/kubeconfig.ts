@@ -2,8 +2,9 @@
  * kubeconfig files (client-go's `clientcmd`): read one into `HttpClientOptions`, write one for a cluster.
  *
  * Reading supports what kubeadm, kind, EKS-style and kubemix's own files use: inline `*-data` fields
- * (base64), file paths (relative to the kubeconfig's folder), bearer `token`/`tokenFile`,
- * `insecure-skip-tls-verify`, `tls-server-name` is ignored. Exec and auth-provider plugins are not supported.
+ * (base64), file paths (relative to the kubeconfig's folder), bearer `token`/`tokenFile` and
+ * `insecure-skip-tls-verify`. Exec and auth-provider plugins are refused with a clear error; `proxy-url` and
+ * `tls-server-name` are ignored.
  */
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -75,6 +76,9 @@ export function loadKubeconfig(path: string, opts: { context?: string } = {}): L
   if (cert !== undefined) out.cert = cert;
   const key = material(user, 'client-key-data', 'client-key');
   if (key !== undefined) out.key = key;
+  if (cert === undefined && (user['exec'] !== undefined || user['auth-provider'] !== undefined)) {
+    throw new Error(`kubeconfig ${path}: user "${userName}" authenticates with an exec or auth-provider plugin, which kubemix does not support`);
+  }
   const token = str(user, 'token') ?? (str(user, 'tokenFile') !== undefined ? readPath(str(user, 'tokenFile') ?? '').toString('utf8').trim() : undefined);
   if (token !== undefined) out.token = token;
   const namespace = str(context, 'namespace');
