@@ -99,7 +99,7 @@ export interface QueueSortPlugin extends Plugin {
 
 /** What QueueSort compares. */
 export interface QueuedPodInfoLike {
-  readonly pod: Pod;
+  readonly podInfo: { readonly pod: Pod };
   /** When the pod was last added to the queue (ms). */
   readonly timestamp: number;
 }

@@ -8,8 +8,8 @@ export const Name = names.PrioritySort;
 export class PrioritySort implements QueueSortPlugin {
   readonly name = Name;
   less(a: QueuedPodInfoLike, b: QueuedPodInfoLike): boolean {
-    const p1 = podPriority(a.pod);
-    const p2 = podPriority(b.pod);
+    const p1 = podPriority(a.podInfo.pod);
+    const p2 = podPriority(b.podInfo.pod);
     return p1 > p2 || (p1 === p2 && a.timestamp < b.timestamp);
   }
 }

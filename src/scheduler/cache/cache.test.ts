@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { makeNode, makePod } from '../_testing/wrappers.js';
+import { Cache } from './cache.js';
+import { NodeTree } from './node-tree.js';
+import { Snapshot } from './snapshot.js';
+
+void test('assume counts a pod at once; the informer confirms it; forget undoes an assumption', () => {
+  const c = new Cache();
+  c.addNode(makeNode('n1').obj());
+  const p = makePod('p').req({ cpu: '1' }).node('n1').obj();
+  c.assumePod(p);
+  assert.ok(c.isAssumedPod(p));
+  assert.equal(c.nodeInfo('n1')?.requested.milliCPU, 1000);
+  assert.throws(() => c.assumePod(p), /is in the cache, so can't be assumed/);
+  c.addPod(p);
+  assert.ok(!c.isAssumedPod(p));
+  assert.equal(c.nodeInfo('n1')?.pods.length, 1);
+  c.forgetPod(p);
+  assert.equal(c.nodeInfo('n1')?.pods.length, 1, 'a confirmed pod is not forgotten');
+  const q = makePod('q').req({ cpu: '2' }).node('n1').obj();
+  c.assumePod(q);
+  c.forgetPod(q);
+  assert.equal(c.nodeInfo('n1')?.requested.milliCPU, 1000);
+  c.removePod(p);
+  assert.equal(c.nodeInfo('n1')?.requested.milliCPU, 0);
+});
+
+void test('an assumed pod confirmed on another node moves there', () => {
+  const c = new Cache();
+  c.addNode(makeNode('n1').obj());
+  c.addNode(makeNode('n2').obj());
+  c.assumePod(makePod('p').node('n1').obj());
+  c.addPod(makePod('p').node('n2').obj());
+  assert.equal(c.nodeInfo('n1')?.pods.length, 0);
+  assert.equal(c.nodeInfo('n2')?.pods.length, 1);
+});
+
+void test('the snapshot is updated incrementally and keeps NodeInfo objects stable', () => {
+  const c = new Cache();
+  for (let i = 0; i < 5; i++) c.addNode(makeNode(`n${i}`).obj());
+  const s = new Snapshot();
+  c.updateSnapshot(s);
+  assert.equal(s.numNodes(), 5);
+  const n0 = s.get('n0');
+  const n1 = s.get('n1');
+  c.addPod(makePod('p').node('n1').req({ cpu: '1' }).obj());
+  c.updateSnapshot(s);
+  assert.equal(s.get('n0'), n0);
+  assert.equal(s.get('n1'), n1, 'updated in place');
+  assert.equal(s.get('n1')?.requested.milliCPU, 1000);
+  // A change after the snapshot does not leak into it until the next update.
+  c.addPod(makePod('q').node('n1').req({ cpu: '1' }).obj());
+  assert.equal(s.get('n1')?.requested.milliCPU, 1000);
+  c.removeNode(makeNode('n4').obj());
+  c.updateSnapshot(s);
+  assert.equal(s.numNodes(), 4);
+  assert.equal(s.get('n1')?.requested.milliCPU, 2000);
+  c.addPod(makePod('aff').node('n2').podAntiAffinity('kubernetes.io/hostname', { matchLabels: { a: 'b' } }).obj());
+  c.updateSnapshot(s);
+  assert.deepEqual(s.havePodsWithRequiredAntiAffinityList().map((n) => n.name), ['n2']);
+  assert.deepEqual(s.havePodsWithAffinityList().map((n) => n.name), ['n2']);
+});
+
+void test('pods of a node not yet known are kept and counted once the node arrives', () => {
+  const c = new Cache();
+  c.addPod(makePod('p').node('late').req({ cpu: '1' }).obj());
+  const s = new Snapshot();
+  c.updateSnapshot(s);
+  assert.equal(s.numNodes(), 0);
+  c.addNode(makeNode('late').obj());
+  c.updateSnapshot(s);
+  assert.equal(s.get('late')?.requested.milliCPU, 1000);
+});
+
+void test('image states count the nodes holding an image', () => {
+  const c = new Cache();
+  c.addNode(makeNode('a').images({ 'nginx:1.25': 50_000_000 }).obj());
+  c.addNode(makeNode('b').images({ 'nginx:1.25': 50_000_000 }).obj());
+  const s = new Snapshot();
+  c.updateSnapshot(s);
+  assert.deepEqual(s.get('b')?.imageStates.get('nginx:1.25'), { size: 50_000_000, numNodes: 2 });
+});
+
+void test('the node tree interleaves zones round-robin', () => {
+  const t = new NodeTree();
+  const z = (n: string, zone: string) => makeNode(n).label('topology.kubernetes.io/zone', zone).obj();
+  for (const n of [z('a1', 'a'), z('a2', 'a'), z('a3', 'a'), z('b1', 'b'), z('c1', 'c'), z('c2', 'c')]) t.addNode(n);
+  assert.deepEqual(t.list(), ['a1', 'b1', 'c1', 'a2', 'c2', 'a3']);
+  t.removeNode(z('b1', 'b'));
+  assert.deepEqual(t.list(), ['a1', 'c1', 'a2', 'c2', 'a3']);
+});
