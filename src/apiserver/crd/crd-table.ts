@@ -39,7 +39,7 @@ function get(obj: unknown, path: string): unknown[] {
         if (Array.isArray(v)) {
           for (const item of v) {
             const found = get(item, `.${step.filter.key}`)[0];
-            if (found !== undefined && String(found) === step.filter.value) next.push(item);
+            if ((typeof found === 'string' || typeof found === 'number' || typeof found === 'boolean') && String(found) === step.filter.value) next.push(item);
           }
         }
       } else if (Array.isArray(v)) next.push(...(v as unknown[]));
