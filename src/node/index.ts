@@ -5,3 +5,4 @@ export { isNetworkPluginPod, cniAnnotation } from './cni.js';
 export { PodIPAllocator } from './ip-allocator.js';
 export * from './kubelet/index.js';
 export * from './runtime/index.js';
+export * from './proxy/index.js';

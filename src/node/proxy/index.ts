@@ -1,0 +1,1 @@
+export { NodePortProxy, readyBackends, type NodePortProxyOptions, type Backend } from './nodeport.js';
