@@ -173,9 +173,11 @@ export class EtcdWatch implements Watch, AsyncIterableIterator<WatchEvent> {
   #onResponse(stream: WatchStream, res: IWatchResponse): void {
     if (stream !== this.#stream || this.#closed) return;
     if (res.created && !res.canceled) this.#backoffMs = minBackoffMs;
+    // Events of one etcd transaction share a revision; only whole revisions can repeat after a reconnect.
+    const delivered = this.#position;
     for (const raw of res.events) {
       const ev = toEvent(raw);
-      if (ev.revision <= this.#position) continue;
+      if (ev.revision <= delivered) continue;
       this.#buffer.push(ev);
       this.#position = ev.revision;
     }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { Etcd3 } from 'etcd3';
 import { registerBackendConformance, takeEvents } from '../conformance/suite.js';
 import { openEtcdBackend, prefixRangeEnd, type EtcdBackend } from './etcd-backend.js';
 import { startTestEtcd, type TestEtcd } from './_test-etcd.js';
@@ -110,6 +111,32 @@ void test('a slow watcher pauses its stream and still sees every event once', as
     );
   } finally {
     watch.close();
+    await b.close();
+  }
+});
+
+void test('a watch delivers every event of a multi-key etcd transaction (they share one revision)', async () => {
+  const root = nextRoot();
+  const s = server();
+  const b = await openEtcdBackend({ endpoints: s.endpoints, prefix: root });
+  const raw = new Etcd3({ hosts: s.endpoints });
+  const watch = b.watch(root, await b.currentRevision());
+  try {
+    const res = await raw.kv.txn({
+      success: [
+        { request_put: { key: Buffer.from(`${root}a`), value: Buffer.from('1') } },
+        { request_put: { key: Buffer.from(`${root}b`), value: Buffer.from('2') } },
+      ],
+    });
+    const rev = Number(res.header.revision);
+    const events = await takeEvents(watch, 2);
+    assert.deepEqual(
+      events.map((ev) => `${ev.revision} ${ev.kv.key}`),
+      [`${rev} ${root}a`, `${rev} ${root}b`],
+    );
+  } finally {
+    watch.close();
+    raw.close();
     await b.close();
   }
 });
