@@ -338,7 +338,7 @@ export class SchedulingQueue {
     this.deleteNominatedPodIfExists(pi.pod);
     if (nodeName === '') return;
     let m = this.nominated.get(nodeName);
-    if (m === undefined) this.nominated.set(nodeName, (m = new Map()));
+    if (m === undefined) this.nominated.set(nodeName, (m = new Map<string, PodInfo>()));
     m.set(pi.uid, pi);
     this.nominatedNodeOf.set(pi.uid, nodeName);
   }
