@@ -37,12 +37,30 @@ function main(src: string, out: string): void {
   mkdirSync(join(out, 'v3'), { recursive: true });
   const swagger = JSON.parse(readFileSync(join(src, 'swagger.json'), 'utf8')) as Json;
   writeFileSync(join(out, 'swagger.json.gz'), gzipSync(JSON.stringify(filterSwagger(swagger)), { level: 9 }));
+  const defaults: Record<string, Record<string, unknown>> = {};
   for (const f of readdirSync(join(src, 'v3')).sort()) {
     if (!f.endsWith('_openapi.json')) continue;
     const path = v3PathOfFile(f);
     if (!isServedV3Path(path)) continue;
     const doc = JSON.parse(readFileSync(join(src, 'v3', f), 'utf8')) as Json;
     writeFileSync(join(out, 'v3', v3FileOfPath(path)), gzipSync(JSON.stringify(doc), { level: 9 }));
+    collectDefaults(doc, defaults);
+  }
+  writeFileSync(join(out, 'defaults.json.gz'), gzipSync(JSON.stringify(defaults), { level: 9 }));
+}
+
+/**
+ * Property defaults by definition name. Only the v3 documents carry `default`; server-side apply needs them
+ * for list-map keys the applier omitted (`protocol: TCP` of ports).
+ */
+export function collectDefaults(doc: Json, into: Record<string, Record<string, unknown>>): void {
+  const schemas = ((doc['components'] as Json | undefined)?.['schemas'] ?? {}) as Record<string, { properties?: Record<string, { default?: unknown }> }>;
+  for (const [name, s] of Object.entries(schemas)) {
+    if (!isServedDefinition(name)) continue;
+    for (const [prop, ps] of Object.entries(s.properties ?? {})) {
+      if (ps.default === undefined) continue;
+      (into[name] ??= {})[prop] = ps.default;
+    }
   }
 }
 

@@ -79,6 +79,17 @@ export class SchemaNode {
     readonly declared: Schema,
   ) {}
 
+  /** The definition this place refers to (`io.k8s.api.core.v1.ServicePort`), if any. */
+  get definitionName(): string | undefined {
+    return this.api.definitionNameOf(this.declared);
+  }
+
+  /** The OpenAPI v3 `default` of a struct field (`protocol` of a ServicePort is `TCP`). */
+  defaultOf(field: string): unknown {
+    const name = this.definitionName;
+    return name === undefined ? undefined : this.api.propertyDefault(name, field);
+  }
+
   /** The schema with `$ref`/`allOf` resolved (metadata of the place is on `declared`). */
   get resolved(): Schema {
     return this.api.resolve(this.declared);
@@ -111,6 +122,16 @@ export class SchemaNode {
     return undefined;
   }
 
+  /** A struct's required fields. */
+  required(): readonly string[] {
+    return this.resolved.required ?? [];
+  }
+
+  /** The OpenAPI type of a scalar (`string`, `integer`, `number`, `boolean`). */
+  scalarType(): string | undefined {
+    return this.resolved.type;
+  }
+
   /** The element schema of a list. */
   items(): SchemaNode | undefined {
     const it = this.resolved.items;
@@ -137,6 +158,7 @@ export class OpenApi {
   private swagger: SwaggerDoc | undefined;
   private byGVK: Map<string, string> | undefined;
   private readonly v3Cache = new Map<string, Buffer | null>();
+  private defaults: Record<string, Record<string, unknown>> | undefined;
   private v3Root: { paths: Record<string, { serverRelativeURL: string }> } | undefined;
 
   constructor(opts: OpenApiOptions = {}) {
@@ -216,6 +238,23 @@ export class OpenApi {
   nodeFor(gvk: GroupVersionKind): SchemaNode | undefined {
     const name = this.definitionNameFor(gvk);
     return name === undefined ? undefined : new SchemaNode(this, { $ref: REF_PREFIX + name });
+  }
+
+  /** The definition name a schema refers to through `$ref` / single `allOf`. */
+  definitionNameOf(s: Schema): string | undefined {
+    let cur = s;
+    for (let i = 0; i < 32; i++) {
+      if (cur.$ref !== undefined) return cur.$ref.slice(REF_PREFIX.length);
+      if (cur.allOf !== undefined && cur.allOf.length === 1 && cur.allOf[0]) cur = cur.allOf[0];
+      else return undefined;
+    }
+    return undefined;
+  }
+
+  /** A property's `default` (from the v3 documents; the v2 document has none). */
+  propertyDefault(definition: string, property: string): unknown {
+    this.defaults ??= JSON.parse(gunzipSync(readFileSync(join(this.dataDir, 'defaults.json.gz'))).toString('utf8')) as Record<string, Record<string, unknown>>;
+    return this.defaults[definition]?.[property];
   }
 
   /** A schema with `$ref` and single-element `allOf` followed. */
