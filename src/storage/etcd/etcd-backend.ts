@@ -111,7 +111,13 @@ export class EtcdBackend implements Backend {
       hosts: [...this.#opts.endpoints],
       defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     });
-    await this.currentRevision();
+    try {
+      await this.currentRevision();
+    } catch (err) {
+      throw new Error(`etcd at ${this.#opts.endpoints.join(', ')} did not answer: ${errorMessage(err)}`, {
+        cause: err,
+      });
+    }
   }
 
   async currentRevision(): Promise<number> {

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { createServer } from 'node:net';
 import { Etcd3 } from 'etcd3';
 import { registerBackendConformance, takeEvents } from '../conformance/suite.js';
 import { openEtcdBackend, prefixRangeEnd, type EtcdBackend } from './etcd-backend.js';
@@ -139,4 +140,18 @@ void test('a watch delivers every event of a multi-key etcd transaction (they sh
     raw.close();
     await b.close();
   }
+});
+
+void test('opening fails with a clear error when etcd does not answer', async () => {
+  const closed = await new Promise<number>((resolve) => {
+    const srv = createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === 'object' && addr !== null ? addr.port : 0));
+    });
+  });
+  await assert.rejects(
+    openEtcdBackend({ endpoints: [`http://127.0.0.1:${closed}`], requestTimeoutMs: 2000 }),
+    new RegExp(`^Error: etcd at http://127\\.0\\.0\\.1:${closed} did not answer: `),
+  );
 });
