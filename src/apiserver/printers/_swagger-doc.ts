@@ -88,8 +88,8 @@ export const swaggerDoc: Readonly<Record<string, string>> = {
 };
 
 /**
- * Upstream still reads these from the `extensions/v1beta1` types (no longer in the OpenAPI documents); the text
- * is taken from a real 1.32 server's Table column definitions.
+ * Upstream still reads these from the `extensions/v1beta1` and `rbac/v1beta1` types (no longer in the OpenAPI
+ * documents); the text is taken from a real 1.32 server's Table column definitions and the v1beta1 Go types.
  */
 export const extensionsV1beta1Doc: Readonly<Record<string, string>> = {
   "DaemonSetStatus.numberReady": "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.",
@@ -97,4 +97,6 @@ export const extensionsV1beta1Doc: Readonly<Record<string, string>> = {
   "DeploymentSpec.selector": "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment.",
   "ReplicaSetStatus.readyReplicas": "The number of ready replicas for this replica set.",
   "ReplicaSetSpec.selector": "Selector is a label query over pods that should match the replica count. If the selector is empty, it is defaulted to the labels present on the pod template. Label keys and values that must match in order to be controlled by this replica set. More info: https://kubernetes.io/docs/concepts/overview/working-with-objects/labels/#label-selectors",
+  "RoleBinding.roleRef": "RoleRef can reference a Role in the current namespace or a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.",
+  "ClusterRoleBinding.roleRef": "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error.",
 };

@@ -208,7 +208,7 @@ export const columnDefinitions: Readonly<Record<string, readonly TableColumnDefi
   'networking.k8s.io/networkpolicies': [nameCol(), col('Pod-Selector', 'string', doc('NetworkPolicySpec.podSelector')), ageCol()],
   'rbac.authorization.k8s.io/rolebindings': [
     nameCol(),
-    col('Role', 'string', doc('RoleBinding.roleRef')),
+    col('Role', 'string', extDoc('RoleBinding.roleRef')),
     ageCol(),
     col('Users', 'string', 'Users in the roleBinding', 1),
     col('Groups', 'string', 'Groups in the roleBinding', 1),
@@ -216,7 +216,7 @@ export const columnDefinitions: Readonly<Record<string, readonly TableColumnDefi
   ],
   'rbac.authorization.k8s.io/clusterrolebindings': [
     nameCol(),
-    col('Role', 'string', doc('ClusterRoleBinding.roleRef')),
+    col('Role', 'string', extDoc('ClusterRoleBinding.roleRef')),
     ageCol(),
     col('Users', 'string', 'Users in the clusterRoleBinding', 1),
     col('Groups', 'string', 'Groups in the clusterRoleBinding', 1),
@@ -239,9 +239,9 @@ export const columnDefinitions: Readonly<Record<string, readonly TableColumnDefi
   ],
   '/resourcequotas': [
     nameCol(),
-    ageCol(),
     col('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
     col('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
+    ageCol(),
   ],
   'scheduling.k8s.io/priorityclasses': [
     nameCol(),
