@@ -6,3 +6,4 @@ export { PodIPAllocator } from './ip-allocator.js';
 export * from './kubelet/index.js';
 export * from './runtime/index.js';
 export * from './proxy/index.js';
+export { kubeSystemAddons, flannelManifests, kubeProxyManifests, coreDNSManifests, flannelVersion, flannelCniPluginVersion, coreDNSVersion, type AddonOptions } from './addons.js';
