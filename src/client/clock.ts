@@ -7,6 +7,8 @@
 /** A cancellable timer handle. `cancel()` is idempotent and safe after the timer fired. */
 export interface TimerHandle {
   cancel(): void;
+  /** Lets the process exit while this timer is pending (best-effort work such as event retries). */
+  unref?(): void;
 }
 
 export interface Clock {
@@ -16,13 +18,15 @@ export interface Clock {
   setTimeout(fn: () => void, ms: number): TimerHandle;
 }
 
-/** The wall clock and Node's timers. Timers are unref'd: a pending delay never keeps a process alive. */
+/**
+ * The wall clock and Node's timers. Timers keep the process alive (an agent whose only work is an informer
+ * backing off must not exit); components cancel theirs in `stop()`.
+ */
 export const realClock: Clock = {
   now: () => Date.now(),
   setTimeout(fn: () => void, ms: number): TimerHandle {
     const t = setTimeout(fn, Math.max(0, ms));
-    t.unref();
-    return { cancel: () => clearTimeout(t) };
+    return { cancel: () => clearTimeout(t), unref: () => void t.unref() };
   },
 };
 

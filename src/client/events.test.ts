@@ -300,6 +300,23 @@ void describe('event recorder', () => {
     assert.equal(messages.filter((m) => m.includes('will not retry')).length, 1);
   });
 
+  void test('stop() ends pending retries and ignores later events', async () => {
+    const client = serverLike();
+    const clock = new FakeClock(start);
+    const rec = createEventRecorder(client, { component: 'c', clock, log: () => undefined });
+    client.onCreate = () => Promise.reject(new Error('ECONNREFUSED'));
+    rec.event(myPod(), 'Normal', 'Started', 'x');
+    await waitUntil(() => writes(client).length === 1, 'the first try');
+    await settle();
+    assert.equal(clock.pendingTimers(), 1, 'a retry is scheduled');
+    rec.stop();
+    await rec.flush();
+    assert.equal(clock.pendingTimers(), 0);
+    rec.event(myPod(), 'Normal', 'Started', 'y');
+    await rec.flush();
+    assert.equal(writes(client).length, 1);
+  });
+
   void test('event never throws, even for an object without metadata', async () => {
     const client = serverLike();
     const rec = createEventRecorder(client, { component: 'c', clock: new FakeClock(start) });

@@ -16,7 +16,7 @@ import type { Event, ObjectReference } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists, isApiError, isNotFound } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { Client, KubeObject } from './client.js';
-import { realClock, type Clock } from './clock.js';
+import { realClock, type Clock, type TimerHandle } from './clock.js';
 
 /** Optional parts of an event beyond the contract's four arguments. */
 export interface EventOptions {
@@ -29,6 +29,8 @@ export interface EventRecorder {
   event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, opts?: EventOptions): void;
   /** Resolves once every event recorded so far has been written or given up on. */
   flush(): Promise<void>;
+  /** Drops queued events and pending retries; later events are ignored. Idempotent. */
+  stop(): void;
 }
 
 export interface EventRecorderOptions {
@@ -145,6 +147,8 @@ class Recorder implements EventRecorder {
   private lastNanos = 0n;
   private queued = 0;
   private tail: Promise<void> = Promise.resolve();
+  private stopped = false;
+  private readonly sleeping = new Set<{ timer: TimerHandle; wake: () => void }>();
 
   constructor(
     private readonly client: Client,
@@ -155,6 +159,7 @@ class Recorder implements EventRecorder {
   }
 
   event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, opts: EventOptions = {}): void {
+    if (this.stopped) return;
     try {
       if (this.queued >= maxQueuedEvents) {
         this.log(`Unable to record event: too many queued events, dropped event ${reason}: ${message}`);
@@ -175,6 +180,15 @@ class Recorder implements EventRecorder {
     } catch (err) {
       this.log('Could not construct event', err);
     }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    for (const s of this.sleeping) {
+      s.timer.cancel();
+      s.wake();
+    }
+    this.sleeping.clear();
   }
 
   flush(): Promise<void> {
@@ -222,16 +236,19 @@ class Recorder implements EventRecorder {
 
   /** client-go's `recordToSink`: correlate, then write, retrying transport failures. */
   private async recordToSink(event: Event, now: number): Promise<void> {
+    if (this.stopped) return;
     const result = this.correlate(event, now);
     if (result === undefined) return;
     for (let tries = 1; ; tries++) {
       if (await this.recordEvent(result.event, result.patch)) return;
+      if (this.stopped) return;
       if (tries >= maxTriesPerEvent) {
         this.log(`Unable to write event '${event.reason ?? ''}' (retry limit exceeded!)`);
         return;
       }
       // The first retry is jittered so that many recorders do not retry in lockstep.
       await this.sleep(tries === 1 ? retrySleepMs * Math.random() : retrySleepMs);
+      if (this.stopped) return;
     }
   }
 
@@ -350,9 +367,18 @@ class Recorder implements EventRecorder {
     return !accepted;
   }
 
+  /** A retry pause that does not keep the process alive and ends early on `stop()`. */
   private sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
-      this.clock.setTimeout(resolve, ms);
+      const entry = {
+        timer: this.clock.setTimeout(() => {
+          this.sleeping.delete(entry);
+          resolve();
+        }, ms),
+        wake: resolve,
+      };
+      entry.timer.unref?.();
+      this.sleeping.add(entry);
     });
   }
 }
