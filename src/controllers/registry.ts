@@ -1,0 +1,76 @@
+/**
+ * The controllers the manager can run, by `--controllers` name. An explicit map: registering a name twice
+ * throws.
+ */
+import type { Controller, ControllerContext } from './_context.js';
+import { names } from './names.js';
+import * as daemonset from './daemonset/daemonset.js';
+import * as deployment from './deployment/deployment.js';
+import * as endpoints from './endpoints/endpoints.js';
+import * as endpointslice from './endpointslice/endpointslice.js';
+import * as nodeLifecycle from './node-lifecycle/node-lifecycle.js';
+import * as replicaset from './replicaset/replicaset.js';
+import * as taintEviction from './taint-eviction/taint-eviction.js';
+
+/** Options some controllers take (kube-controller-manager flags). */
+export interface ControllerOptions {
+  nodeMonitorGracePeriodMs?: number;
+  nodeStartupGracePeriodMs?: number;
+  nodeMonitorPeriodMs?: number;
+  evictionLimiterQps?: number;
+  secondaryEvictionLimiterQps?: number;
+  largeClusterThreshold?: number;
+  unhealthyZoneThreshold?: number;
+}
+
+export type ControllerFactory = (ctx: ControllerContext, opts: ControllerOptions) => Controller;
+
+function register(m: Map<string, ControllerFactory>, name: string, f: ControllerFactory): void {
+  if (m.has(name)) throw new Error(`controller ${name} registered twice`);
+  m.set(name, f);
+}
+
+export function controllerFactories(): Map<string, ControllerFactory> {
+  const m = new Map<string, ControllerFactory>();
+  register(m, names.ReplicaSet, (ctx) => replicaset.create(ctx));
+  register(m, names.Deployment, (ctx) => deployment.create(ctx));
+  register(m, names.DaemonSet, (ctx) => daemonset.create(ctx));
+  register(m, names.NodeLifecycle, (ctx, o) => {
+    const opts: nodeLifecycle.NodeLifecycleOptions = {};
+    if (o.nodeMonitorGracePeriodMs !== undefined) opts.nodeMonitorGracePeriodMs = o.nodeMonitorGracePeriodMs;
+    if (o.nodeStartupGracePeriodMs !== undefined) opts.nodeStartupGracePeriodMs = o.nodeStartupGracePeriodMs;
+    if (o.nodeMonitorPeriodMs !== undefined) opts.nodeMonitorPeriodMs = o.nodeMonitorPeriodMs;
+    if (o.evictionLimiterQps !== undefined) opts.evictionLimiterQps = o.evictionLimiterQps;
+    if (o.secondaryEvictionLimiterQps !== undefined) opts.secondaryEvictionLimiterQps = o.secondaryEvictionLimiterQps;
+    if (o.largeClusterThreshold !== undefined) opts.largeClusterThreshold = o.largeClusterThreshold;
+    if (o.unhealthyZoneThreshold !== undefined) opts.unhealthyZoneThreshold = o.unhealthyZoneThreshold;
+    return nodeLifecycle.create(ctx, opts);
+  });
+  register(m, names.TaintEviction, (ctx) => taintEviction.create(ctx));
+  register(m, names.Endpoints, (ctx) => endpoints.create(ctx));
+  register(m, names.EndpointSlice, (ctx) => endpointslice.create(ctx));
+  return m;
+}
+
+/**
+ * `--controllers` semantics: `*` enables every registered controller, `name` enables one, `-name` disables
+ * one (which wins over `*`). Unknown names throw.
+ */
+export function selectControllers(flags: readonly string[]): string[] {
+  const all = [...controllerFactories().keys()];
+  const known = new Set(all);
+  const on = new Set<string>();
+  const off = new Set<string>();
+  let star = false;
+  for (const f of flags) {
+    if (f === '*') star = true;
+    else if (f.startsWith('-')) {
+      if (!known.has(f.slice(1))) throw new Error(`"${f.slice(1)}" is not in the list of known controllers`);
+      off.add(f.slice(1));
+    } else {
+      if (!known.has(f)) throw new Error(`"${f}" is not in the list of known controllers`);
+      on.add(f);
+    }
+  }
+  return all.filter((n) => !off.has(n) && (star || on.has(n)));
+}
