@@ -33,7 +33,7 @@ export function flannelManifests(opts: AddonOptions & { namespace?: string } = {
       apiVersion: 'v1',
       kind: 'Namespace',
       metadata: { name: ns, labels: { 'k8s-app': 'flannel', 'pod-security.kubernetes.io/enforce': 'privileged' } },
-    } as KubeObject);
+    });
   }
   objects.push(
     {
@@ -53,7 +53,7 @@ export function flannelManifests(opts: AddonOptions & { namespace?: string } = {
       roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name: 'flannel' },
       subjects: [{ kind: 'ServiceAccount', name: 'flannel', namespace: ns }],
     } as KubeObject,
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'flannel', namespace: ns, labels: { 'k8s-app': 'flannel' } } } as KubeObject,
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'flannel', namespace: ns, labels: { 'k8s-app': 'flannel' } } },
     {
       apiVersion: 'v1',
       kind: 'ConfigMap',
@@ -186,7 +186,7 @@ export function kubeProxyManifests(opts: AddonOptions = {}): KubeObject[] {
   const version = opts.kubernetesVersion ?? 'v1.32.0';
   const network = opts.podNetworkCIDR ?? '10.244.0.0/16';
   return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'kube-proxy', namespace: 'kube-system' } } as KubeObject,
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'kube-proxy', namespace: 'kube-system' } },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRoleBinding',
@@ -316,7 +316,7 @@ export function coreDNSManifests(opts: AddonOptions = {}): KubeObject[] {
     '',
   ].join('\n');
   return [
-    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'coredns', namespace: 'kube-system' } } as KubeObject,
+    { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'coredns', namespace: 'kube-system' } },
     {
       apiVersion: 'rbac.authorization.k8s.io/v1',
       kind: 'ClusterRole',
