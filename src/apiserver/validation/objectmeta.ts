@@ -69,7 +69,7 @@ export function validateLabelSelector(sel: LabelSelector | undefined, path: Path
         if ((r.values ?? []).length > 0) errs.push(fieldErrors.forbidden(p.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
         break;
       default:
-        errs.push(fieldErrors.invalid(p.child('operator'), r.operator, 'not a valid selector operator'));
+        errs.push(fieldErrors.invalid(p.child('operator'), r.operator ?? '', 'not a valid selector operator'));
     }
     errs.push(...validateLabelName(r.key, p.child('key')));
     (r.values ?? []).forEach((v, j) => {

@@ -115,7 +115,7 @@ export function validateNodeSelectorRequirement(rq: NodeSelectorRequirement, pat
       if (n !== 1) errs.push(fieldErrors.required(path.child('values'), "must be specified single value when `operator` is 'Lt' or 'Gt'"));
       break;
     default:
-      errs.push(fieldErrors.invalid(path.child('operator'), rq.operator, 'not a valid selector operator'));
+      errs.push(fieldErrors.invalid(path.child('operator'), rq.operator ?? '', 'not a valid selector operator'));
   }
   errs.push(...validateLabelName(rq.key, path.child('key')));
   return errs;
@@ -136,7 +136,7 @@ export function validateNodeFieldSelectorRequirement(rq: NodeSelectorRequirement
       }
       break;
     default:
-      errs.push(fieldErrors.invalid(path.child('operator'), rq.operator, 'not a valid selector operator'));
+      errs.push(fieldErrors.invalid(path.child('operator'), rq.operator ?? '', 'not a valid selector operator'));
   }
   const vf = Object.prototype.hasOwnProperty.call(nodeFieldSelectorValidators, rq.key) ? nodeFieldSelectorValidators[rq.key] : undefined;
   if (vf === undefined) {
