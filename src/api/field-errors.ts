@@ -106,8 +106,9 @@ export function aggregateMessage(errs: readonly FieldError[]): string {
 /** A field path builder (`field.NewPath("spec").Child("containers").Index(0)`). */
 export class Path {
   private constructor(private readonly text: string) {}
+  /** `field.NewPath(name)`; an empty root prints as `[]`, as Go's Path.String() does. */
   static root(name: string): Path {
-    return new Path(name);
+    return new Path(name === '' ? '[]' : name);
   }
   child(name: string, ...more: string[]): Path {
     let t = this.text.length > 0 ? `${this.text}.${name}` : name;

@@ -34,6 +34,7 @@ export const resources = {
   persistentvolumeclaims: rt('', 'v1', 'persistentvolumeclaims', 'PersistentVolumeClaim', true),
   persistentvolumes: rt('', 'v1', 'persistentvolumes', 'PersistentVolume', false),
   limitranges: rt('', 'v1', 'limitranges', 'LimitRange', true),
+  podtemplates: rt('', 'v1', 'podtemplates', 'PodTemplate', true),
   resourcequotas: rt('', 'v1', 'resourcequotas', 'ResourceQuota', true),
   deployments: rt('apps', 'v1', 'deployments', 'Deployment', true),
   replicasets: rt('apps', 'v1', 'replicasets', 'ReplicaSet', true),

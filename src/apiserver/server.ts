@@ -47,6 +47,10 @@ export interface ApiServerOptions {
   staticTokens?: ReadonlyMap<string, UserInfo>;
   tokenAuthenticators?: TokenAuthenticator[];
   anonymousAllowed?: (info: RequestInfo) => boolean;
+  /** The first IP of the service CIDR (the `kubernetes` Service). */
+  kubernetesServiceIP?: string;
+  /** Runs once the watch cache is up, before anything is served (allocators rebuild their state here). */
+  prepare?: (server: ApiServer) => Promise<void>;
   now?: () => Date;
 }
 
@@ -106,7 +110,7 @@ export class ApiServer {
 
   async start(): Promise<void> {
     await this.dispatcher.start();
-    await this.ensureBootstrapObjects();
+    await this.opts.prepare?.(this);
     await this.crds.start();
     const builtinTables = this.opts.tables;
     const tables: TableConvertor | undefined =
@@ -164,6 +168,7 @@ export class ApiServer {
     });
     this.server = server;
     this.address = server.address() as AddressInfo;
+    await this.ensureBootstrapObjects();
   }
 
   async stop(): Promise<void> {
@@ -198,6 +203,20 @@ export class ApiServer {
     for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
       await create(ns, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] } });
     }
+    // The `kubernetes` Service and its endpoints (kube-apiserver's bootstrap controller).
+    const port = this.port();
+    await create(this.table.get('', 'v1', 'services'), 'default', {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
+      spec: { type: 'ClusterIP', clusterIP: this.opts.kubernetesServiceIP ?? '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }], sessionAffinity: 'None' },
+    });
+    await create(this.table.get('', 'v1', 'endpoints'), 'default', {
+      apiVersion: 'v1',
+      kind: 'Endpoints',
+      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
+      subsets: [{ addresses: [{ ip: this.address?.address ?? '127.0.0.1' }], ports: [{ name: 'https', port, protocol: 'TCP' }] }],
+    });
     await create(pc, '', {
       apiVersion: 'scheduling.k8s.io/v1',
       kind: 'PriorityClass',

@@ -7,6 +7,10 @@ import { printTable } from './printers/index.js';
 import { OpenApi } from './openapi/index.js';
 import { ApiServer, type ApiServerOptions } from './server.js';
 import type { OpenApiProvider, TableConvertor } from './seams.js';
+import { kubemixObjectPolicy, storeLookup } from './object-policy.js';
+import { ServiceHooks } from './service-hooks.js';
+import { defaultAdmissionChain } from '../admission/index.js';
+import { kubernetesServiceIP } from './allocators/index.js';
 
 export const tableConvertor: TableConvertor = {
   toTable(def, objects, opts) {
@@ -23,9 +27,39 @@ export function openApiProvider(openapi: OpenApi): OpenApiProvider {
   };
 }
 
-export type CreateApiServerOptions = Omit<ApiServerOptions, 'tables' | 'openapi'>;
+export type CreateApiServerOptions = Omit<ApiServerOptions, 'tables' | 'openapi' | 'policy' | 'hooks'> & {
+  /** The service CIDR (default 10.96.0.0/12) and node port range (default 30000-32767). */
+  serviceCIDR?: string;
+  nodePortRange?: string;
+};
 
 export function createApiServer(opts: CreateApiServerOptions): ApiServer {
   const openapi = new OpenApi();
-  return new ApiServer({ ...opts, tables: tableConvertor, openapi: openApiProvider(openapi) });
+  const services = new ServiceHooks({
+    ...(opts.serviceCIDR !== undefined ? { clusterIPs: { cidr: opts.serviceCIDR } } : {}),
+    ...(opts.nodePortRange !== undefined ? { nodePorts: { range: opts.nodePortRange } } : {}),
+  });
+  const holder: { server?: ApiServer } = {};
+  const policy = kubemixObjectPolicy({
+    chain: defaultAdmissionChain(),
+    lookup: () => {
+      const s = holder.server;
+      if (s === undefined) throw new Error('API server not constructed');
+      return storeLookup(s.table, s.store);
+    },
+  });
+  const server = new ApiServer({
+    ...opts,
+    ...(opts.serviceCIDR !== undefined ? { kubernetesServiceIP: kubernetesServiceIP(opts.serviceCIDR) } : {}),
+    tables: tableConvertor,
+    openapi: openApiProvider(openapi),
+    policy,
+    hooks: (def) => (def.group === '' && def.resource === 'services' ? services : undefined),
+    prepare: async (s) => {
+      await services.rebuild(s);
+      await opts.prepare?.(s);
+    },
+  });
+  holder.server = server;
+  return server;
 }

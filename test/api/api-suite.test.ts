@@ -44,6 +44,8 @@ for (const [kind] of matrix) {
       srv = await startTestApiServer();
       c = kind === 'in-process' ? srv.inProcess() : srv.http();
       ns = 'default';
+      // No controller manager runs here: create the service account pods need, as its controller would.
+      await c.create(resources.serviceaccounts, { metadata: { name: 'default', namespace: ns } });
     });
     after(async () => {
       await srv.stop();
@@ -137,6 +139,7 @@ for (const [kind] of matrix) {
     test('pods can be selected by spec.nodeName', async () => {
       const space = fresh('nodes');
       await c.create(resources.namespaces, { metadata: { name: space } });
+      await c.create(resources.serviceaccounts, { metadata: { name: 'default', namespace: space } });
       const pod = (name: string, nodeName?: string): Obj => ({
         metadata: { name, namespace: space },
         spec: { ...(nodeName !== undefined ? { nodeName } : {}), containers: [{ name: 'c', image: 'nginx' }] },
@@ -307,13 +310,36 @@ for (const [kind] of matrix) {
       assert.ok(n.metadata?.deletionTimestamp !== undefined);
     });
 
-    test('objects over 1.5 MiB are refused', async () => {
-      const big = 'x'.repeat(1600 * 1024);
-      await assert.rejects(c.create(resources.configmaps, { metadata: { name: fresh('big'), namespace: ns }, data: { big } }), (e: unknown) => {
-        assert.ok(e instanceof ApiError);
-        assert.equal(e.code, 413);
-        return true;
-      });
+    test('a pod without its service account is refused by admission', async () => {
+      const space = fresh('nosa');
+      await c.create(resources.namespaces, { metadata: { name: space } });
+      await rejectsWith(
+        c.create(resources.pods, { metadata: { name: 'p', namespace: space }, spec: { containers: [{ name: 'c', image: 'nginx' }] } }),
+        403,
+        `pods "p" is forbidden: error looking up service account ${space}/default: serviceaccount "default" not found`,
+      );
+    });
+
+    test('a ConfigMap over 1 MiB is invalid; any object over 1.5 MiB is too large to store', async () => {
+      const name = fresh('big');
+      await rejectsWith(
+        c.create(resources.configmaps, { metadata: { name, namespace: ns }, data: { big: 'x'.repeat(1100 * 1024) } }),
+        422,
+        `ConfigMap "${name}" is invalid: []: Too long: may not be more than 1048576 bytes`,
+      );
+      const tpl = fresh('huge');
+      await assert.rejects(
+        c.create(resources.podtemplates, {
+          metadata: { name: tpl, namespace: ns },
+          template: { spec: { containers: [{ name: 'c', image: 'nginx', args: ['x'.repeat(1600 * 1024)] }] } },
+        }),
+        (e: unknown) => {
+          assert.ok(e instanceof ApiError);
+          assert.equal(e.code, 413);
+          assert.equal(e.message, 'Request entity too large: etcdserver: request is too large');
+          return true;
+        },
+      );
     });
   });
 }

@@ -37,14 +37,20 @@ export interface ObjectPolicy {
   validateAdmission(req: AdmissionRequest): Promise<void>;
 }
 
-/** Per-resource storage hooks (the REST layers kube-apiserver adds around the generic store). */
+/** What a storage hook allocated for one write: kept when the write is stored, given back when it fails. */
+export interface HookTransaction {
+  commit(): void;
+  revert(): void;
+}
+
+/**
+ * Per-resource storage hooks (kube-apiserver's `BeginCreate`/`BeginUpdate`/`AfterDelete`), run after
+ * mutating admission and before the strategy validates: allocations such as cluster IPs and node ports.
+ * They throw ApiError to refuse.
+ */
 export interface StorageHooks {
-  /** After validation, before the write: allocate (cluster IPs, node ports). Throws ApiError to refuse. */
-  beforeCreate?(obj: StoredObject, dryRun: boolean): void;
-  /** The create failed or was a dry run: undo `beforeCreate`. */
-  rollbackCreate?(obj: StoredObject): void;
-  beforeUpdate?(obj: StoredObject, old: StoredObject, dryRun: boolean): void;
-  rollbackUpdate?(obj: StoredObject, old: StoredObject): void;
+  beginCreate?(obj: StoredObject, dryRun: boolean): HookTransaction | undefined;
+  beginUpdate?(obj: StoredObject, old: StoredObject, dryRun: boolean): HookTransaction | undefined;
   afterDelete?(obj: StoredObject): void;
 }
 

@@ -22,7 +22,7 @@ import {
   TooOldResourceVersion,
   decodeObject,
 } from '../storage/watch-cache.js';
-import type { AdmissionRequest, ManagedFieldsUpdater, ObjectPolicy, StorageHooks, UserInfo } from './policy.js';
+import type { AdmissionRequest, HookTransaction, ManagedFieldsUpdater, ObjectPolicy, StorageHooks, UserInfo } from './policy.js';
 import {
   hasStatusSubresource,
   podGracePeriod,
@@ -340,6 +340,21 @@ export class Store {
     }
     this.opts.policy.applyDefaults(def, obj);
     await this.opts.policy.admit(this.admissionRequest('CREATE', def, '', namespace, md.name ?? '', obj, undefined, ctx));
+    const txn = this.hooks(def)?.beginCreate?.(obj, ctx.dryRun);
+    let created: StoredObject;
+    try {
+      created = await this.createAdmitted(def, namespace, obj, ctx);
+    } catch (e) {
+      txn?.revert();
+      throw e;
+    }
+    if (ctx.dryRun) txn?.revert();
+    else txn?.commit();
+    return created;
+  }
+
+  private async createAdmitted(def: ResourceDef, namespace: string, obj: StoredObject, ctx: RequestContext): Promise<StoredObject> {
+    const md = (obj.metadata ??= {});
     // rest.BeforeCreate: reset server-owned metadata, prepare status, generate a name, validate.
     prepareForCreate(def, obj);
     md.uid = randomUUID();
@@ -358,21 +373,13 @@ export class Store {
     if (errs.length > 0) throw this.invalid(def, md.name, errs);
     await this.opts.policy.validateAdmission(this.admissionRequest('CREATE', def, '', namespace, md.name, obj, undefined, ctx));
     this.opts.managedFields?.update(def, undefined, obj, ctx.fieldManager, '');
-    const hooks = this.hooks(def);
-    hooks?.beforeCreate?.(obj, ctx.dryRun);
-    try {
-      if (ctx.dryRun) {
-        if ((await this.opts.backend.get(objectKey(def, namespace, md.name))) !== undefined) {
-          throw apiErrors.alreadyExists(groupResource(def), md.name);
-        }
-        hooks?.rollbackCreate?.(obj);
-        return obj;
+    if (ctx.dryRun) {
+      if ((await this.opts.backend.get(objectKey(def, namespace, md.name))) !== undefined) {
+        throw apiErrors.alreadyExists(groupResource(def), md.name);
       }
-      return await this.writeNew(def, namespace, obj);
-    } catch (e) {
-      if (!ctx.dryRun) hooks?.rollbackCreate?.(obj);
-      throw e;
+      return obj;
     }
+    return this.writeNew(def, namespace, obj);
   }
 
   private async writeNew(def: ResourceDef, namespace: string, obj: StoredObject): Promise<StoredObject> {
@@ -381,7 +388,7 @@ export class Store {
     for (let attempt = 0; ; attempt++) {
       const name = md.name ?? '';
       const bytes = encode(obj);
-      if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('limit is 3145728');
+      if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('etcdserver: request is too large');
       try {
         const rev = await this.opts.backend.create(objectKey(def, namespace, name), bytes);
         md.resourceVersion = String(rev);
@@ -457,12 +464,25 @@ export class Store {
       if (pinnedRv !== undefined && pinnedRv !== '' && pinnedRv !== live.metadata?.resourceVersion) {
         throw apiErrors.modified(groupResource(def), name);
       }
-      const next = await this.prepareUpdate(def, namespace, name, subresource, desired, live, ctx);
-      if (next === live) return { object: live, created: false };
-      if (ctx.dryRun) return { object: next, created: false };
+      let txn: HookTransaction | undefined;
+      let next: StoredObject;
+      try {
+        next = await this.prepareUpdate(def, namespace, name, subresource, desired, live, ctx, (t) => (txn = t));
+      } catch (e) {
+        (txn)?.revert();
+        throw e;
+      }
+      if (next === live) {
+        txn?.revert();
+        return { object: live, created: false };
+      }
+      if (ctx.dryRun) {
+        txn?.revert();
+        return { object: next, created: false };
+      }
       try {
         const bytes = encode(next);
-        if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('limit is 3145728');
+        if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('etcdserver: request is too large');
         if (this.shouldDeleteAfterUpdate(def, next)) {
           await this.opts.backend.delete(key, kv?.modRevision);
           this.hooks(def)?.afterDelete?.(next);
@@ -470,9 +490,10 @@ export class Store {
         }
         const rev = await this.opts.backend.update(key, bytes, kv?.modRevision ?? 0);
         (next.metadata ??= {}).resourceVersion = String(rev);
+        txn?.commit();
         return { object: next, created: false };
       } catch (e) {
-        this.hooks(def)?.rollbackUpdate?.(next, live);
+        txn?.revert();
         if ((e instanceof Conflict || e instanceof KeyNotFound) && (pinnedRv === undefined || pinnedRv === '') && attempt < maxUpdateRetries) continue;
         if (e instanceof Conflict) throw apiErrors.modified(groupResource(def), name);
         if (e instanceof KeyNotFound) throw apiErrors.notFound(groupResource(def), name);
@@ -490,10 +511,12 @@ export class Store {
     desired: StoredObject,
     live: StoredObject,
     ctx: RequestContext,
+    onTransaction: (t: HookTransaction | undefined) => void,
   ): Promise<StoredObject> {
     this.checkTypeMeta(def, desired);
     if (subresource === '') this.opts.policy.applyDefaults(def, desired);
     await this.opts.policy.admit(this.admissionRequest('UPDATE', def, subresource, namespace, name, desired, live, ctx));
+    if (subresource === '') onTransaction(this.hooks(def)?.beginUpdate?.(desired, live, ctx.dryRun));
     let next = prepareForUpdate(def, desired, live, subresource);
     if (subresource === 'finalize') next = { ...live, spec: desired['spec'] };
     const md = (next.metadata ??= {});
@@ -525,7 +548,6 @@ export class Store {
     await this.opts.policy.validateAdmission(this.admissionRequest('UPDATE', def, subresource, namespace, name, next, live, ctx));
     this.opts.managedFields?.update(def, live, next, ctx.fieldManager, subresource);
     if (JSON.stringify(next) === JSON.stringify(live)) return live;
-    this.hooks(def)?.beforeUpdate?.(next, live, ctx.dryRun);
     return next;
   }
 

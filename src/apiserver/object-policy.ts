@@ -1,0 +1,84 @@
+/**
+ * kubemix's `ObjectPolicy`: the registry's defaults and validation (src/apiserver/validation) and the
+ * admission chain (src/admission) in kube-apiserver's order, reading what plugins need through the
+ * watch cache (a quorum read when the cache does not have it yet).
+ */
+import type { LimitRange, Namespace, Node, Pod, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
+import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
+import { isNotFound } from '../api/errors.js';
+import { parseSelector } from '../api/labels.js';
+import { FieldSelector } from '../api/fields.js';
+import { runMutating, runValidating, type AdmissionAttributes, type AdmissionChain, type AdmissionLookup } from '../admission/index.js';
+import { applyDefaults, validate } from './validation/index.js';
+import type { ResourceDef, ResourceTable } from './discovery/resource-defs.js';
+import type { AdmissionRequest, ObjectPolicy } from './registry/policy.js';
+import type { Store } from './registry/store.js';
+import type { StoredObject } from './storage/watch-cache.js';
+
+export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup {
+  const def = (group: string, version: string, resource: string): ResourceDef => {
+    const d = table.get(group, version, resource);
+    if (d === undefined) throw new Error(`resource ${group}/${version}/${resource} is not served`);
+    return d;
+  };
+  const get = async <T>(d: ResourceDef, namespace: string, name: string): Promise<T | undefined> => {
+    const cache = await store.cache(d);
+    const key = d.namespaced ? `${d.keyPrefix}${namespace}/${name}` : `${d.keyPrefix}${name}`;
+    const cached = cache.get(key);
+    if (cached !== undefined) return cached.obj as T;
+    try {
+      return (await store.get(d, namespace, name)) as T;
+    } catch (e) {
+      if (isNotFound(e)) return undefined;
+      throw e;
+    }
+  };
+  const list = async <T>(d: ResourceDef, namespace?: string): Promise<T[]> => {
+    const cache = await store.cache(d);
+    const all = parseSelector('');
+    const filter = store.filter(d, { ...(namespace !== undefined ? { namespace } : {}), labelSelector: all, fieldSelector: FieldSelector.everything() });
+    return cache.list(filter).map((c) => c.obj as T);
+  };
+  return {
+    getRuntimeClass: (name) => get<RuntimeClass>(def('node.k8s.io', 'v1', 'runtimeclasses'), '', name),
+    getPriorityClass: (name) => get<PriorityClass>(def('scheduling.k8s.io', 'v1', 'priorityclasses'), '', name),
+    listPriorityClasses: () => list<PriorityClass>(def('scheduling.k8s.io', 'v1', 'priorityclasses')),
+    getNamespace: (name) => get<Namespace>(def('', 'v1', 'namespaces'), '', name),
+    getServiceAccount: (namespace, name) => get<ServiceAccount>(def('', 'v1', 'serviceaccounts'), namespace, name),
+    listLimitRanges: (namespace) => list<LimitRange>(def('', 'v1', 'limitranges'), namespace),
+    getNode: (name) => get<Node>(def('', 'v1', 'nodes'), '', name),
+    getPod: (namespace, name) => get<Pod>(def('', 'v1', 'pods'), namespace, name),
+  };
+}
+
+function attributes(req: AdmissionRequest): AdmissionAttributes {
+  return {
+    operation: req.operation,
+    resource: req.def,
+    subresource: req.subresource,
+    namespace: req.namespace,
+    name: req.name,
+    object: req.object,
+    oldObject: req.oldObject,
+    userInfo: { username: req.userInfo.username, groups: req.userInfo.groups },
+    dryRun: req.dryRun,
+  };
+}
+
+export function kubemixObjectPolicy(opts: { chain: AdmissionChain; lookup: () => AdmissionLookup }): ObjectPolicy {
+  return {
+    applyDefaults(def, obj) {
+      if (!def.custom) applyDefaults({ group: def.group, kind: def.kind }, obj);
+    },
+    validate(def, obj: StoredObject, old, subresource) {
+      return validate({ group: def.group, kind: def.kind }, obj, old, { subresource, namespaced: def.namespaced });
+    },
+    async admit(req) {
+      await runMutating(opts.chain, attributes(req), opts.lookup());
+    },
+    async validateAdmission(req) {
+      await runValidating(opts.chain, attributes(req), opts.lookup());
+    },
+  };
+}
