@@ -26,10 +26,10 @@ export class FieldSet {
   /** The `fieldsV1` JSON: `"."` first, then fields, keys, values and indices in structured-merge-diff's order. */
   toFieldsV1(): JsonObject {
     const out: JsonObject = {};
-    if (this.member && this.children.size > 0) out['.'] = {};
+    if (this.member && [...this.children.values()].some((c) => !c.isEmpty())) out['.'] = {};
     for (const k of [...this.children.keys()].sort(comparePathElements)) {
       const c = this.children.get(k);
-      if (c) out[k] = c.toFieldsV1();
+      if (c && !c.isEmpty()) out[k] = c.toFieldsV1();
     }
     return out;
   }

@@ -230,3 +230,83 @@ void test('an update takes fields from appliers and keeps its own over time', ()
   // A no-op update changes nothing.
   assert.deepEqual(updateManagedFields(out, structuredClone(out), deploySchema, { manager: 'x', apiVersion: 'apps/v1', now: now + 120_000 }), out);
 });
+
+void test('kubectl create of a Deployment, then kubectl patch of its image, record what a 1.32 server recorded', () => {
+  // /work/shared/fixtures/apiserver-1.32/kubectl-v8/scale.txt shows the managedFields after both writes.
+  const created: JsonObject = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default', labels: { app: 'web' } },
+    spec: {
+      replicas: 3,
+      selector: { matchLabels: { app: 'web' } },
+      template: {
+        metadata: { creationTimestamp: null, labels: { app: 'web' } },
+        spec: {
+          containers: [{ name: 'nginx', image: 'nginx', resources: {}, terminationMessagePath: '/dev/termination-log', terminationMessagePolicy: 'File', imagePullPolicy: 'Always' }],
+          restartPolicy: 'Always',
+          terminationGracePeriodSeconds: 30,
+          dnsPolicy: 'ClusterFirst',
+          securityContext: {},
+          schedulerName: 'default-scheduler',
+        },
+      },
+      strategy: { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } },
+      revisionHistoryLimit: 10,
+      progressDeadlineSeconds: 600,
+    },
+    status: {},
+  };
+  const opts = { apiVersion: 'apps/v1', resetFields: [['status']] as string[][] };
+  const afterCreate = updateManagedFields(undefined, created, deploySchema, { ...opts, manager: 'kubectl-create', now: Date.parse('2026-11-22T01:08:52Z') });
+  assert.equal(
+    JSON.stringify(mf(afterCreate)[0]?.fieldsV1),
+    '{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:progressDeadlineSeconds":{},"f:replicas":{},"f:revisionHistoryLimit":{},"f:selector":{},"f:strategy":{"f:rollingUpdate":{".":{},"f:maxSurge":{},"f:maxUnavailable":{}},"f:type":{}},"f:template":{"f:metadata":{"f:labels":{".":{},"f:app":{}}},"f:spec":{"f:containers":{"k:{\\"name\\":\\"nginx\\"}":{".":{},"f:image":{},"f:imagePullPolicy":{},"f:name":{},"f:resources":{},"f:terminationMessagePath":{},"f:terminationMessagePolicy":{}}},"f:dnsPolicy":{},"f:restartPolicy":{},"f:schedulerName":{},"f:securityContext":{},"f:terminationGracePeriodSeconds":{}}}}}',
+  );
+  const patched = structuredClone(afterCreate);
+  const containers = (((patched['spec'] as JsonObject)['template'] as JsonObject)['spec'] as JsonObject)['containers'] as JsonObject[];
+  (containers[0] as JsonObject)['image'] = 'nginx:1.27';
+  const afterPatch = updateManagedFields(afterCreate, patched, deploySchema, { ...opts, manager: 'kubectl-patch', now: Date.parse('2026-11-22T01:09:12Z') });
+  const entries = mf(afterPatch);
+  assert.deepEqual(entries.map((e) => [e.manager, e.time]), [
+    ['kubectl-create', '2026-11-22T01:08:52Z'],
+    ['kubectl-patch', '2026-11-22T01:09:12Z'],
+  ]);
+  assert.ok(!JSON.stringify(entries[0]?.fieldsV1).includes('f:image"'), 'kubectl-create no longer owns the image');
+  assert.equal(JSON.stringify(entries[1]?.fieldsV1), '{"f:spec":{"f:template":{"f:spec":{"f:containers":{"k:{\\"name\\":\\"nginx\\"}":{"f:image":{}}}}}}}');
+});
+
+void test('re-applying the same configuration changes nothing, not even the time', () => {
+  const cfg: JsonObject = { apiVersion: 'v1', kind: 'Service', metadata: { name: 's' }, spec: { type: 'ClusterIP', ports: [{ port: 80 }] } };
+  const first = applyPatch(undefined, cfg, svcSchema, { manager: 'kubectl', apiVersion: 'v1', now });
+  const again = applyPatch(first, cfg, svcSchema, { manager: 'kubectl', apiVersion: 'v1', now: now + 3_600_000 });
+  assert.deepEqual(again, first);
+});
+
+void test('sets merge by value and atomic lists are replaced by an apply', () => {
+  const live: JsonObject = {
+    metadata: { name: 'p', finalizers: ['a'], managedFields: [] },
+    spec: { containers: [{ name: 'c', image: 'i' }], tolerations: [{ key: 'x', operator: 'Exists' }] },
+  };
+  const out = applyPatch(live, { metadata: { name: 'p', finalizers: ['b'] }, spec: { tolerations: [{ key: 'y', operator: 'Exists' }] } }, podSchema, { manager: 'm', apiVersion: 'v1', now });
+  assert.deepEqual((out['metadata'] as JsonObject)['finalizers'], ['a', 'b']);
+  assert.deepEqual((out['spec'] as JsonObject)['tolerations'], [{ key: 'y', operator: 'Exists' }]);
+  assert.deepEqual(mf(out)[0]?.fieldsV1, { 'f:metadata': { 'f:finalizers': { 'v:"b"': {} } }, 'f:spec': { 'f:tolerations': {} } });
+});
+
+void test('a status write through the subresource is its own manager entry', () => {
+  const live: JsonObject = { metadata: { name: 'd' }, spec: { replicas: 1 }, status: {} };
+  const next: JsonObject = { metadata: { name: 'd' }, spec: { replicas: 1 }, status: { replicas: 1, conditions: [{ type: 'Available', status: 'True' }] } };
+  const out = updateManagedFields(live, next, deploySchema, { manager: 'kube-controller-manager', apiVersion: 'apps/v1', subresource: 'status', now, resetFields: [['spec']] });
+  assert.deepEqual(mf(out), [
+    {
+      manager: 'kube-controller-manager',
+      operation: 'Update',
+      apiVersion: 'apps/v1',
+      time: T,
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:status': { 'f:conditions': { '.': {}, 'k:{"type":"Available"}': { '.': {}, 'f:status': {}, 'f:type': {} } }, 'f:replicas': {} } },
+      subresource: 'status',
+    },
+  ]);
+});

@@ -469,27 +469,30 @@ function withManagedFields(obj: JsonObject, entries: readonly Entry[]): JsonObje
 
 /**
  * The object a create is compared with: Go's zero value of the type as kube-apiserver's fieldmanager sees
- * it (`objectCreater.New`): `metadata`, `spec` and `status` exist as empty structs, and required fields
- * without `omitempty` hold their zero values (`spec.containers: null`), so a create does not own them as
- * a whole.
+ * it (`objectCreater.New`, then to JSON). Non-pointer structs marshal as objects even when empty and
+ * required fields without `omitempty` marshal as their zero values, so a create owns what is inside
+ * `spec`, `spec.template`, `spec.strategy`, ... but not those structs themselves (`f:spec` has no `"."`).
+ * OpenAPI cannot tell pointers from values, so the non-pointer struct fields are named here.
  */
-function zeroObject(schema: ApplySchema | undefined, updated: JsonObject): JsonObject {
-  const out: JsonObject = {};
-  for (const k of ['metadata', 'spec', 'status']) {
-    const n = schema?.field(k);
-    if (k in updated && n?.isStruct() === true) out[k] = zeroStruct(n, 0);
-  }
-  return out;
+const valueStructFields = new Set(['metadata', 'spec', 'status', 'template', 'strategy', 'updateStrategy', 'jobTemplate']);
+
+function zeroObject(schema: ApplySchema | undefined): JsonObject {
+  return schema ? zeroStruct(schema, 0) : {};
 }
 
 function zeroStruct(node: ApplySchema, depth: number): JsonObject {
   const out: JsonObject = {};
-  if (depth > 4) return out;
-  for (const k of node.required()) {
+  if (depth > 6) return out;
+  // ObjectMeta's creationTimestamp is a non-pointer metav1.Time: it marshals as null.
+  if (node.field('creationTimestamp') && node.field('managedFields')) out['creationTimestamp'] = null;
+  const fields = new Set([...node.required(), ...valueStructFields]);
+  for (const k of fields) {
     const f = node.field(k);
     if (!f) continue;
-    if (f.isList() || f.isMap()) out[k] = null;
-    else if (f.isStruct()) out[k] = zeroStruct(f, depth + 1);
+    const required = node.required().includes(k);
+    if (f.isStruct() && f.meta.mapType !== 'atomic') out[k] = zeroStruct(f, depth + 1);
+    else if (!required) continue;
+    else if (f.isList() || f.isMap() || f.isStruct()) out[k] = null;
     else {
       const t = f.scalarType();
       out[k] = t === 'integer' || t === 'number' ? 0 : t === 'boolean' ? false : t === 'string' ? '' : null;
@@ -510,7 +513,7 @@ export function updateManagedFields(old: JsonObject | undefined, updated: JsonOb
   const oldMF = isObject(oldMeta) ? oldMeta['managedFields'] : undefined;
   const newMF = isObject(updated['metadata']) ? updated['metadata']['managedFields'] : undefined;
   const entries = decode(newMF !== undefined && !jsonEqual(newMF, oldMF) ? newMF : oldMF);
-  const cmp = compare(tracked(old ?? zeroObject(schema, updated), reset), tracked(updated, reset), schema);
+  const cmp = compare(tracked(old ?? zeroObject(schema), reset), tracked(updated, reset), schema);
   const changed = cmp.added.union(cmp.modified);
   const now = rfc3339(opts.now);
   let self = entries.find((e) => sameIdentity(e, opts.manager, 'Update', opts.subresource, opts.apiVersion));
