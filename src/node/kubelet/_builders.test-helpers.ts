@@ -62,18 +62,19 @@ export const makePod = (name: string): PodBuilder => new PodBuilder(name);
 import type { PodStatus } from 'kubernetes-types/core/v1.js';
 import { Backoff } from '../runtime/backoff.js';
 import { createDefaultCatalog } from '../runtime/builtin-images.js';
+import type { ImageCatalog } from '../runtime/catalog.js';
 import { ImageManager, type KubeletEvent } from '../runtime/image-manager.js';
 import { NodeImageStore } from '../runtime/image-store.js';
 import { windowsOsVersion } from './node-status.js';
 import { defaultPodWorkerTimings, type PodWorkerContext } from './pod-worker.js';
 
 /** A pod worker context over a fixed node, recording events. */
-export function fakeContext(spec: SimulatedNodeSpec, opts: { networkReady?: boolean; runtimeClasses?: Record<string, string> } = {}) {
+export function fakeContext(spec: SimulatedNodeSpec, opts: { networkReady?: boolean; runtimeClasses?: Record<string, string>; catalog?: ImageCatalog } = {}) {
   const events: Array<KubeletEvent & { pod: string }> = [];
   const store = new NodeImageStore();
   const osVersion = windowsOsVersion(spec);
   const imageManager = new ImageManager({
-    catalog: createDefaultCatalog(),
+    catalog: opts.catalog ?? createDefaultCatalog(),
     store,
     host: { os: spec.os, architecture: spec.arch, ...(osVersion !== undefined ? { osVersion } : {}) },
     bandwidthBytesPerSecond: 100_000_000,

@@ -4,6 +4,8 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import { PodWorker, type SyncResult } from './pod-worker.js';
 import { fakeContext, linuxSpec, makePod, printPod, win2019Spec, win2022Spec } from './_builders.test-helpers.js';
 import type { SimulatedNodeSpec } from './node-status.js';
+import { createDefaultCatalog } from '../runtime/builtin-images.js';
+import { catalogFromData } from '../runtime/catalog.js';
 
 /** Runs a worker on a simulated timeline, following its `nextSyncMs`, until `untilMs`. */
 function runUntil(worker: PodWorker, startMs: number, untilMs: number): { last: SyncResult; at: number; timeline: Array<{ at: number; status: string; ready: string; restarts: number }> } {
@@ -216,11 +218,29 @@ void test('an unknown RuntimeClass handler fails sandbox creation with FailedCre
   ]);
 });
 
-void test('a wrong-build single-manifest Windows image fails to start with the HCS message', () => {
+void test('an ltsc2019-named image unknown to the catalog is an index for 17763: no match on a 2022 node', () => {
   const { worker } = start(win2022Spec, makePod('w').container({ name: 'app', image: 'example.com/legacy/app:1.0-ltsc2019' }).obj());
-  // Default rule gives an index for ltsc2019 names: no match on 2022.
   const r = runUntil(worker, T0, T0 + 5_000).last;
   assert.equal(printPod({ status: r.status }).status, 'ImagePullBackOff');
+});
+
+void test('a wrong-build single-manifest Windows image pulls, then fails to start with the HCS message', () => {
+  const catalog = createDefaultCatalog(
+    catalogFromData({ images: [{ name: 'example.com/legacy/app', mediaType: 'manifest', platforms: [{ os: 'windows', architecture: 'amd64', osVersion: '10.0.17763.1' }] }] }),
+  );
+  const { worker, events } = start(win2022Spec, makePod('w').container({ name: 'app', image: 'example.com/legacy/app:1.0' }).obj(), { catalog });
+  const { last, timeline } = runUntil(worker, T0, T0 + 60_000);
+  assert.ok(timeline.some((t) => t.status === 'StartError'));
+  assert.equal(printPod({ status: last.status }).status, 'CrashLoopBackOff');
+  const term = last.status.containerStatuses?.[0]?.lastState?.terminated;
+  assert.equal(term?.reason, 'StartError');
+  assert.equal(term?.exitCode, 128);
+  assert.match(
+    term?.message ?? '',
+    /^failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem [0-9a-f]{64}: The container operating system does not match the host operating system\.: unknown$/,
+  );
+  assert.ok(events.some((e) => e.reason === 'Failed' && e.message === `Error: ${term?.message ?? ''}`));
+  assert.ok(!events.some((e) => e.reason === 'Started'));
 });
 
 void test('graceful deletion: Killing, then ready for the final delete after the process stops', () => {

@@ -39,9 +39,14 @@ export const waitingReasons = {
   CrashLoopBackOff: 'CrashLoopBackOff',
 } as const;
 
-/** The message of HCS when a Windows image's build does not fit the host (as containerd reports it). */
-export const windowsOsMismatchError =
-  'failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem: The container operating system does not match the host operating system.: unknown';
+/**
+ * containerd's StartContainer error when HCS refuses a Windows image built for another Windows build
+ * (process isolation): `hcs::CreateComputeSystem <container id>: The container operating system does not
+ * match the host operating system.` (HRESULT 0xc0370101).
+ */
+export function windowsOsMismatchError(containerId: string): string {
+  return `failed to create containerd task: failed to create shim task: hcs::CreateComputeSystem ${containerId}: The container operating system does not match the host operating system.: unknown`;
+}
 
 /** Sync loop timings; all configurable for tests and large simulations. */
 export interface PodWorkerTimings {
@@ -361,9 +366,10 @@ export class PodWorker {
     this.emit({ type: 'Normal', reason: containerEventReasons.CreatedContainer, message: `Created container: ${c.name}` });
     const failure = image.image.startFailure;
     if (failure?.kind === 'osMismatch') {
-      this.emit({ type: 'Warning', reason: containerEventReasons.FailedToStartContainer, message: `Error: ${windowsOsMismatchError}` });
+      const message = windowsOsMismatchError(c.containerID.slice('containerd://'.length));
+      this.emit({ type: 'Warning', reason: containerEventReasons.FailedToStartContainer, message: `Error: ${message}` });
       c.everStarted = true;
-      c.state = { kind: 'terminated', exitCode: 128, reason: 'StartError', message: windowsOsMismatchError, startedAt: 0, finishedAt: nowMs };
+      c.state = { kind: 'terminated', exitCode: 128, reason: 'StartError', message, startedAt: 0, finishedAt: nowMs };
       c.logs.push(`hcs: The container operating system does not match the host operating system. (image ${image.image.ref.normalized} is built for ${image.image.platform.osVersion ?? 'another build'}, node ${this.ctx.spec.name} runs ${this.ctx.spec.kernelVersion ?? this.ctx.spec.windowsBuild ?? ''})`);
       return nowMs + this.ctx.timings.plegResyncMs;
     }
