@@ -1,0 +1,207 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Lease } from 'kubernetes-types/coordination/v1.js';
+import { resources } from '../api/resources.js';
+import type { KubeObject } from '../client/client.js';
+import { FakeClock } from '../client/clock.js';
+import type { EventRecorder } from '../client/events.js';
+import { FakeClient } from './_testing/fake-client.js';
+import { makeNode, makePod, seededRandom } from './_testing/wrappers.js';
+import { LeaderElector } from './leader-election.js';
+import { Scheduler, truncateMessage } from './scheduler.js';
+
+interface Ev {
+  name: string;
+  type: string;
+  reason: string;
+  message: string;
+}
+
+function recorder(): { rec: EventRecorder; events: Ev[] } {
+  const events: Ev[] = [];
+  return {
+    events,
+    rec: {
+      event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string) {
+        events.push({ name: obj.metadata?.name ?? '', type, reason, message });
+      },
+      flush: async () => undefined,
+      stop: () => undefined,
+    },
+  };
+}
+
+async function waitUntil(cond: () => boolean, what: string, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+function startScheduler(client: FakeClient, t: { after: (fn: () => Promise<void>) => void }): { s: Scheduler; events: Ev[] } {
+  const { rec, events } = recorder();
+  const s = new Scheduler({ client, recorder: rec, random: seededRandom(7), log: () => undefined });
+  s.start();
+  t.after(() => s.stop());
+  return { s, events };
+}
+
+const podOf = (c: FakeClient, name: string): Pod | undefined => c.getNow<Pod>(resources.pods, name, 'default');
+
+void test('binds a pod through pods/binding and records Scheduled', async (t) => {
+  const c = new FakeClient();
+  c.seed(resources.nodes, makeNode('n1').obj());
+  c.seed(resources.pods, makePod('web').req({ cpu: '100m' }).obj());
+  const { events } = startScheduler(c, t);
+  await waitUntil(() => podOf(c, 'web')?.spec?.nodeName === 'n1', 'binding');
+  const binding = c.calls.find((x) => x.subresource === 'binding');
+  assert.deepEqual(binding?.body, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web', namespace: 'default', uid: podOf(c, 'web')?.metadata?.uid }, target: { kind: 'Node', name: 'n1' } });
+  await waitUntil(() => events.some((e) => e.reason === 'Scheduled'), 'event');
+  assert.deepEqual(events.find((e) => e.reason === 'Scheduled'), { name: 'web', type: 'Normal', reason: 'Scheduled', message: 'Successfully assigned default/web to n1' });
+});
+
+void test('pods naming another scheduler are ignored', async (t) => {
+  const c = new FakeClient();
+  c.seed(resources.nodes, makeNode('n1').obj());
+  c.seed(resources.pods, makePod('other').schedulerName('my-scheduler').obj());
+  c.seed(resources.pods, makePod('mine').obj());
+  startScheduler(c, t);
+  await waitUntil(() => podOf(c, 'mine')?.spec?.nodeName === 'n1', 'mine bound');
+  assert.equal(podOf(c, 'other')?.spec?.nodeName, undefined);
+});
+
+void test('an unschedulable pod gets FailedScheduling and PodScheduled=False, then schedules when a fitting node arrives', async (t) => {
+  const c = new FakeClient();
+  c.seed(resources.nodes, makeNode('linux').label('kubernetes.io/os', 'linux').obj());
+  c.seed(resources.pods, makePod('win').nodeSelector({ 'kubernetes.io/os': 'windows' }).obj());
+  const { events } = startScheduler(c, t);
+  const msg = "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.";
+  await waitUntil(() => events.some((e) => e.reason === 'FailedScheduling'), 'FailedScheduling');
+  assert.deepEqual(events.find((e) => e.reason === 'FailedScheduling'), { name: 'win', type: 'Warning', reason: 'FailedScheduling', message: msg });
+  await waitUntil(() => (podOf(c, 'win')?.status?.conditions ?? []).length > 0, 'condition');
+  const cond = podOf(c, 'win')?.status?.conditions?.[0];
+  assert.equal(cond?.type, 'PodScheduled');
+  assert.equal(cond?.status, 'False');
+  assert.equal(cond?.reason, 'Unschedulable');
+  assert.equal(cond?.message, msg);
+  // A node that does not match leaves the pod where it is: no second attempt, no second event.
+  c.seed(resources.nodes, makeNode('linux2').label('kubernetes.io/os', 'linux').obj());
+  await new Promise((r) => setTimeout(r, 50));
+  assert.equal(events.filter((e) => e.reason === 'FailedScheduling').length, 1);
+  c.seed(resources.nodes, makeNode('windows').label('kubernetes.io/os', 'windows').obj());
+  await waitUntil(() => podOf(c, 'win')?.spec?.nodeName === 'windows', 'bound to windows', 4000);
+});
+
+void test('preemption deletes the lower-priority victim, nominates the node, then binds the preemptor', async (t) => {
+  const c = new FakeClient();
+  c.seed(resources.nodes, makeNode('n1').capacity({ cpu: '2', memory: '4Gi', pods: '10' }).obj());
+  c.seed(resources.pods, makePod('low').node('n1').priority(1).req({ cpu: '1500m' }).obj());
+  const { events } = startScheduler(c, t);
+  await new Promise((r) => setTimeout(r, 20));
+  const high = c.seed(resources.pods, makePod('high').priority(1000).req({ cpu: '1' }).obj());
+  await waitUntil(() => podOf(c, 'low') === undefined, 'victim deleted');
+  const preempted = events.find((e) => e.reason === 'Preempted');
+  assert.deepEqual(preempted, { name: 'low', type: 'Normal', reason: 'Preempted', message: `Preempted by pod ${high.metadata?.uid ?? ''} on node n1` });
+  const disruption = c.calls.find((x) => x.verb === 'patch' && x.name === 'low');
+  assert.match(JSON.stringify(disruption?.body), /PreemptionByScheduler/);
+  await waitUntil(() => c.calls.some((x) => x.verb === 'patch' && x.name === 'high' && JSON.stringify(x.body).includes('"nominatedNodeName":"n1"')), 'nominated');
+  await waitUntil(() => podOf(c, 'high')?.spec?.nodeName === 'n1', 'preemptor bound', 4000);
+});
+
+void test('a failed binding forgets the assumed pod and retries', async (t) => {
+  const c = new FakeClient();
+  c.seed(resources.nodes, makeNode('n1').obj());
+  c.failBindings.add('p');
+  c.seed(resources.pods, makePod('p').obj());
+  const { s } = startScheduler(c, t);
+  await waitUntil(() => podOf(c, 'p')?.spec?.nodeName === 'n1', 'bound after retry', 4000);
+  assert.equal(c.calls.filter((x) => x.subresource === 'binding').length, 2);
+  assert.equal(s.cache.nodeInfo('n1')?.pods.length, 1);
+});
+
+void test('truncateMessage keeps 1024 bytes with a trailing " ..."', () => {
+  assert.equal(truncateMessage('short'), 'short');
+  const long = 'x'.repeat(2000);
+  const t = truncateMessage(long);
+  assert.equal(Buffer.byteLength(t), 1024);
+  assert.ok(t.endsWith(' ...'));
+});
+
+void test('leader election: one of two candidates leads; the other takes over after the lease expires', async () => {
+  const c = new FakeClient();
+  const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+  const state = { a: false, b: false, stoppedA: 0 };
+  const mk = (id: 'a' | 'b'): LeaderElector =>
+    new LeaderElector({
+      client: c,
+      namespace: 'kube-system',
+      name: 'kube-scheduler',
+      identity: id,
+      clock,
+      onStartedLeading: () => (state[id] = true),
+      onStoppedLeading: () => {
+        state[id] = false;
+        if (id === 'a') state.stoppedA++;
+      },
+    });
+  const a = mk('a');
+  const b = mk('b');
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  };
+  a.start();
+  clock.step(0);
+  await settle();
+  b.start();
+  for (let i = 0; i < 5; i++) {
+    clock.step(2000);
+    await settle();
+  }
+  assert.equal(state.a, true);
+  assert.equal(state.b, false);
+  const lease = c.getNow<Lease>(resources.leases, 'kube-scheduler', 'kube-system');
+  assert.equal(lease?.spec?.holderIdentity, 'a');
+  assert.equal(lease?.spec?.leaseDurationSeconds, 15);
+  assert.equal(b.getLeader(), 'a');
+  await a.stop();
+  // stop() released the lease (releaseOnCancel): b acquires on its next try.
+  clock.step(2000);
+  await settle();
+  assert.equal(state.b, true);
+  assert.equal(state.stoppedA, 1);
+  assert.equal(c.getNow<Lease>(resources.leases, 'kube-scheduler', 'kube-system')?.spec?.leaseTransitions, 1);
+  await b.stop();
+});
+
+void test('leader election: an expired lease held by someone else is taken over only after leaseDuration', async () => {
+  const c = new FakeClient();
+  const clock = new FakeClock(Date.parse('2026-01-01T00:00:00Z'));
+  c.seed(resources.leases, {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'kube-scheduler', namespace: 'kube-system' },
+    spec: { holderIdentity: 'gone', leaseDurationSeconds: 15, renewTime: '2026-01-01T00:00:00.000000Z' },
+  });
+  let leading = false;
+  const e = new LeaderElector({ client: c, namespace: 'kube-system', name: 'kube-scheduler', identity: 'me', clock, onStartedLeading: () => (leading = true), onStoppedLeading: () => (leading = false) });
+  const settle = async (): Promise<void> => {
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+  };
+  e.start();
+  clock.step(0);
+  await settle();
+  for (let i = 0; i < 6; i++) {
+    clock.step(2000);
+    await settle();
+  }
+  assert.equal(leading, false, '12 s < 15 s');
+  for (let i = 0; i < 3; i++) {
+    clock.step(2000);
+    await settle();
+  }
+  assert.equal(leading, true);
+  await e.stop();
+  assert.equal(c.getNow<Lease>(resources.leases, 'kube-scheduler', 'kube-system')?.spec?.holderIdentity, '');
+});

@@ -1,0 +1,445 @@
+/**
+ * The kube-scheduler process as an API client (pkg/scheduler/scheduler.go, eventhandlers.go,
+ * schedule_one.go's binding cycle and failure handling). Informers feed the cache (assigned pods, nodes)
+ * and the queue (unassigned pods whose spec.schedulerName names one of our profiles); a loop pops pods,
+ * runs the scheduling cycle and binds asynchronously through `pods/binding`. Failures are reported as
+ * `Warning FailedScheduling` events and the `PodScheduled=False` condition (patched only when it changes).
+ */
+import type { Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+import { labelSelectorAsSelector, type Selector } from '../api/labels.js';
+import { resources } from '../api/resources.js';
+import type { Client } from '../client/client.js';
+import { realClock, type Clock } from '../client/clock.js';
+import { createEventRecorder, type EventRecorder } from '../client/events.js';
+import { createInformer, type Informer } from '../client/informer.js';
+import { Cache } from './cache/cache.js';
+import type { FitError } from './framework/fit-error.js';
+import { ActionType, type ApiActions, type ClusterEvent, type NominatingInfo, type PodDisruptionBudgetLike, type SpreadingSelectorSource } from './framework/interfaces.js';
+import { defaultProfile, defaultSchedulerName, type Profile } from './framework/profile.js';
+import type { Registry } from './framework/registry.js';
+import { Framework, type NamespaceLister } from './framework/runtime.js';
+import type { Status } from './framework/status.js';
+import { PodInfo } from './framework/types.js';
+import { LeaderElector } from './leader-election.js';
+import { PodReasonPreemptionByScheduler } from './plugins/default-preemption/default-preemption.js';
+import { newInTreeRegistry } from './plugins/registry.js';
+import { SchedulingQueue, type QueuedPodInfo, type RegisteredHint } from './queue/scheduling-queue.js';
+import { SchedulingAlgorithm } from './schedule-one.js';
+
+/** `validation.NoteLengthLimit`: events carry at most 1024 bytes of message. */
+export const noteLengthLimit = 1024;
+
+/** `truncateMessage`: cut to the note limit with a trailing " ...". */
+export function truncateMessage(message: string): string {
+  if (Buffer.byteLength(message) <= noteLengthLimit) return message;
+  const suffix = ' ...';
+  return Buffer.from(message).subarray(0, noteLengthLimit - suffix.length).toString() + suffix;
+}
+
+export interface SchedulerLeaderElectionOptions {
+  identity: string;
+  namespace?: string;
+  name?: string;
+  leaseDurationMs?: number;
+  renewDeadlineMs?: number;
+  retryPeriodMs?: number;
+}
+
+export interface SchedulerOptions {
+  client: Client;
+  clock?: Clock;
+  /** Uniform random in [0, 1) (host tie-breaks, preemption offset). */
+  random?: () => number;
+  /** The single profile's name when `profiles` is not given (default `default-scheduler`). */
+  schedulerName?: string;
+  profiles?: Profile[];
+  registry?: Registry;
+  percentageOfNodesToScore?: number;
+  recorder?: EventRecorder;
+  /** Campaign for `kube-system/kube-scheduler` and schedule only while leading. */
+  leaderElection?: SchedulerLeaderElectionOptions;
+  log?: (message: string, err?: unknown) => void;
+}
+
+const assigned = (p: Pod): boolean => (p.spec?.nodeName ?? '') !== '';
+const json = (v: unknown): string => JSON.stringify(v ?? null);
+
+/** Node changes that can make pods schedulable (`nodeSchedulingPropertiesChange`). */
+export function nodeUpdateActions(oldNode: Node, newNode: Node): number {
+  let a = 0;
+  if ((oldNode.spec?.unschedulable ?? false) !== (newNode.spec?.unschedulable ?? false)) a |= ActionType.UpdateNodeTaint;
+  if (json(oldNode.status?.allocatable) !== json(newNode.status?.allocatable)) a |= ActionType.UpdateNodeAllocatable;
+  if (json(oldNode.metadata?.labels) !== json(newNode.metadata?.labels)) a |= ActionType.UpdateNodeLabel;
+  if (json(oldNode.spec?.taints) !== json(newNode.spec?.taints)) a |= ActionType.UpdateNodeTaint;
+  const conds = (n: Node): string => json((n.status?.conditions ?? []).map((c) => [c.type, c.status]));
+  if (conds(oldNode) !== conds(newNode)) a |= ActionType.UpdateNodeCondition;
+  if (json(oldNode.metadata?.annotations) !== json(newNode.metadata?.annotations)) a |= ActionType.UpdateNodeAnnotation;
+  return a;
+}
+
+/** Assigned-pod changes that can make other pods schedulable. */
+export function assignedPodUpdateActions(oldPod: Pod, newPod: Pod): number {
+  let a = 0;
+  if (json(oldPod.metadata?.labels) !== json(newPod.metadata?.labels)) a |= ActionType.UpdatePodLabel;
+  const reqs = (p: Pod): string => json((p.spec?.containers ?? []).map((c) => c.resources?.requests));
+  if (reqs(oldPod) !== reqs(newPod)) a |= ActionType.UpdatePodScaleDown;
+  return a;
+}
+
+export class Scheduler {
+  private readonly client: Client;
+  private readonly clock: Clock;
+  private readonly random: () => number;
+  private readonly log: (message: string, err?: unknown) => void;
+  private readonly recorder: EventRecorder;
+  private readonly ownRecorder: boolean;
+  readonly cache = new Cache();
+  readonly queue: SchedulingQueue;
+  readonly algorithm: SchedulingAlgorithm;
+  readonly profiles = new Map<string, Framework>();
+  private readonly informers: Informer<never>[] = [];
+  private podInformer: Informer<Pod> | undefined;
+  private pdbInformer: Informer<PodDisruptionBudget> | undefined;
+  private nsInformer: Informer<Namespace> | undefined;
+  private svcInformer: Informer<Service> | undefined;
+  private rsInformer: Informer<ReplicaSet> | undefined;
+  private stsInformer: Informer<StatefulSet> | undefined;
+  private elector: LeaderElector | undefined;
+  private running = false;
+  private loopDone: Promise<void> | undefined;
+  private readonly bindings = new Set<Promise<void>>();
+
+  constructor(private readonly opts: SchedulerOptions) {
+    this.client = opts.client;
+    this.clock = opts.clock ?? realClock;
+    this.random = opts.random ?? Math.random;
+    this.log = opts.log ?? ((m, e) => console.error(`scheduler: ${m}`, e ?? ''));
+    this.ownRecorder = opts.recorder === undefined;
+    this.recorder = opts.recorder ?? createEventRecorder(opts.client, { component: defaultSchedulerName, clock: this.clock });
+    const registry = opts.registry ?? newInTreeRegistry();
+    const profiles = opts.profiles ?? [defaultProfile(opts.schedulerName ?? defaultSchedulerName)];
+    const api = this.apiActions();
+    const namespaces: NamespaceLister = {
+      labels: (ns) => this.nsInformer?.get(ns)?.metadata?.labels,
+      matching: (sel) => (this.nsInformer?.list() ?? []).filter((n) => sel.matches(n.metadata?.labels)).map((n) => n.metadata?.name ?? ''),
+    };
+    const spreading = this.spreadingSource();
+    const hints = new Map<string, RegisteredHint[]>();
+    for (const p of profiles) {
+      const fwk = new Framework({ registry, profile: p, random: this.random, namespaces, spreadingSelectorSource: spreading, apiActions: api });
+      this.profiles.set(p.schedulerName, fwk);
+      const hs: RegisteredHint[] = [];
+      for (const e of fwk.enqueueExtensions) for (const ev of e.events) hs.push({ event: ev.event, pluginName: e.pluginName, fn: ev.queueingHintFn });
+      hints.set(p.schedulerName, hs);
+    }
+    const first = this.profiles.values().next().value;
+    if (first === undefined) throw new Error('at least one profile is required');
+    const sort = first.queueSortPlugin;
+    this.queue = new SchedulingQueue({
+      clock: this.clock,
+      less: sort !== undefined ? (a, b) => sort.less(a, b) : (a, b) => a.timestamp < b.timestamp,
+      preEnqueue: (pod) => (this.profiles.get(pod.spec?.schedulerName ?? defaultSchedulerName) ?? first).runPreEnqueuePlugins(pod),
+      hints,
+    });
+    for (const f of this.profiles.values()) f.setNominator(this.queue);
+    this.algorithm = new SchedulingAlgorithm({
+      cache: this.cache,
+      random: this.random,
+      ...(opts.percentageOfNodesToScore !== undefined ? { percentageOfNodesToScore: opts.percentageOfNodesToScore } : {}),
+      onAssumed: (pod) => this.queue.deleteNominatedPodIfExists(pod),
+    });
+  }
+
+  private responsibleForPod(pod: Pod): boolean {
+    return this.profiles.has(pod.spec?.schedulerName ?? defaultSchedulerName);
+  }
+
+  /** Starts informers, the queue's flushes and (when leading, or without leader election) the scheduling loop. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    const opts = { clock: this.clock, log: this.log };
+    const nodes = createInformer<Node>(this.client, resources.nodes, opts);
+    const pods = createInformer<Pod>(this.client, resources.pods, opts);
+    this.podInformer = pods;
+    this.pdbInformer = createInformer<PodDisruptionBudget>(this.client, resources.poddisruptionbudgets, opts);
+    this.nsInformer = createInformer<Namespace>(this.client, resources.namespaces, opts);
+    this.svcInformer = createInformer<Service>(this.client, resources.services, opts);
+    this.rsInformer = createInformer<ReplicaSet>(this.client, resources.replicasets, opts);
+    this.stsInformer = createInformer<StatefulSet>(this.client, resources.statefulsets, opts);
+    nodes.addHandlers({
+      onAdd: (n) => {
+        this.cache.addNode(n);
+        this.queue.moveAllToActiveOrBackoffQueue({ resource: 'Node', actionType: ActionType.Add, label: 'NodeAdd' }, undefined, n);
+      },
+      onUpdate: (o, n) => {
+        this.cache.updateNode(o, n);
+        const a = nodeUpdateActions(o, n);
+        if (a !== 0) this.queue.moveAllToActiveOrBackoffQueue({ resource: 'Node', actionType: a, label: 'NodeUpdate' }, o, n);
+      },
+      onDelete: (n) => {
+        this.cache.removeNode(n);
+        this.queue.moveAllToActiveOrBackoffQueue({ resource: 'Node', actionType: ActionType.Delete, label: 'NodeDelete' }, n, undefined);
+      },
+    });
+    pods.addHandlers({
+      onAdd: (p) => this.onPodAdd(p),
+      onUpdate: (o, n) => this.onPodUpdate(o, n),
+      onDelete: (p) => this.onPodDelete(p),
+    });
+    for (const i of [nodes, pods, this.pdbInformer, this.nsInformer, this.svcInformer, this.rsInformer, this.stsInformer]) {
+      this.informers.push(i as unknown as Informer<never>);
+      i.start();
+    }
+    this.queue.run();
+    const le = this.opts.leaderElection;
+    if (le === undefined) {
+      this.loopDone = this.loop();
+      return;
+    }
+    this.elector = new LeaderElector({
+      client: this.client,
+      namespace: le.namespace ?? 'kube-system',
+      name: le.name ?? 'kube-scheduler',
+      identity: le.identity,
+      leaseDurationMs: le.leaseDurationMs ?? 15_000,
+      renewDeadlineMs: le.renewDeadlineMs ?? 10_000,
+      retryPeriodMs: le.retryPeriodMs ?? 2_000,
+      clock: this.clock,
+      log: this.log,
+      onStartedLeading: () => {
+        this.loopDone ??= this.loop();
+      },
+      onStoppedLeading: () => {
+        // kube-scheduler exits when it loses the lease; here we stop scheduling.
+        this.queue.close();
+      },
+    });
+    this.elector.start();
+  }
+
+  /** Stops the loop, waits for in-flight bindings, stops informers, releases the lease. */
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    this.queue.close();
+    await this.loopDone;
+    await Promise.allSettled([...this.bindings]);
+    for (const i of this.informers.reverse()) i.stop();
+    this.informers.length = 0;
+    await this.elector?.stop();
+    await this.recorder.flush();
+    if (this.ownRecorder) this.recorder.stop();
+  }
+
+  /** Resolves when the informers have listed everything once. */
+  async waitForSync(): Promise<void> {
+    await Promise.all(this.informers.map((i) => i.waitForSync()));
+  }
+
+  isLeader(): boolean {
+    return this.elector === undefined ? this.running : this.elector.isLeader();
+  }
+
+  // ---- event handlers (eventhandlers.go) ----
+
+  private onPodAdd(p: Pod): void {
+    if (assigned(p)) {
+      this.cache.addPod(p);
+      this.queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', actionType: ActionType.Add, label: 'AssignedPodAdd' }, undefined, p);
+    } else if (this.responsibleForPod(p) && p.metadata?.deletionTimestamp === undefined) {
+      this.queue.add(p);
+    }
+  }
+
+  private onPodUpdate(o: Pod, n: Pod): void {
+    if (assigned(n)) {
+      if (!assigned(o)) {
+        this.queue.delete(n);
+        this.onPodAdd(n);
+        return;
+      }
+      this.cache.updatePod(o, n);
+      const a = assignedPodUpdateActions(o, n);
+      if (a !== 0) this.queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', actionType: a, label: 'AssignedPodUpdate' }, o, n);
+      return;
+    }
+    if (!this.responsibleForPod(n)) return;
+    if (n.metadata?.deletionTimestamp !== undefined) {
+      this.queue.delete(n);
+      return;
+    }
+    this.queue.update(o, n);
+  }
+
+  private onPodDelete(p: Pod): void {
+    if (assigned(p)) {
+      this.cache.removePod(p);
+      this.queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', actionType: ActionType.Delete, label: 'AssignedPodDelete' }, p, undefined);
+    } else {
+      this.queue.delete(p);
+    }
+  }
+
+  // ---- the loop ----
+
+  private async loop(): Promise<void> {
+    for (;;) {
+      const q = await this.queue.pop();
+      if (q === undefined) return;
+      try {
+        this.scheduleOne(q);
+      } catch (e) {
+        this.log('scheduling cycle failed', e);
+        this.queue.addUnschedulableIfNotPresent(q);
+      }
+    }
+  }
+
+  /** `ScheduleOne`: one scheduling cycle, then the binding cycle in the background. */
+  scheduleOne(q: QueuedPodInfo): void {
+    const pod = q.podInfo.pod;
+    const fwk = this.profiles.get(pod.spec?.schedulerName ?? defaultSchedulerName);
+    if (fwk === undefined || pod.metadata?.deletionTimestamp !== undefined) {
+      this.queue.done(q.podInfo.uid);
+      return;
+    }
+    const out = this.algorithm.schedulingCycle(fwk, pod);
+    if (out.kind === 'failed') {
+      this.handleSchedulingFailure(q, out.status, out.nominatingInfo, out.fitError);
+      return;
+    }
+    const p = this.bindingCycle(fwk, q, out.assumedPod, out.nodeName, out.state).finally(() => this.bindings.delete(p));
+    this.bindings.add(p);
+  }
+
+  private async bindingCycle(fwk: Framework, q: QueuedPodInfo, assumedPod: Pod, nodeName: string, state: Parameters<Framework['runBindPlugins']>[0]): Promise<void> {
+    let status = await fwk.runPreBindPlugins(state, assumedPod, nodeName);
+    if (status.isSuccess()) status = await fwk.runBindPlugins(state, assumedPod, nodeName);
+    if (!status.isSuccess() && !status.isSkip()) {
+      fwk.runReservePluginsUnreserve(state, assumedPod, nodeName);
+      this.cache.forgetPod(assumedPod);
+      // The freed space may let other pods in (upstream moves them as for an assigned-pod deletion).
+      this.queue.moveAllToActiveOrBackoffQueue({ resource: 'AssignedPod', actionType: ActionType.Delete, label: 'AssignedPodDelete' }, assumedPod, undefined, (p) => p.metadata?.uid !== assumedPod.metadata?.uid);
+      this.handleSchedulingFailure(q, status, { nominatedNodeName: '', mode: 'Override' }, undefined);
+      return;
+    }
+    this.cache.finishBinding(assumedPod);
+    const ns = assumedPod.metadata?.namespace ?? '';
+    this.recorder.event(assumedPod, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${assumedPod.metadata?.name ?? ''} to ${nodeName}`);
+    fwk.runPostBindPlugins(state, assumedPod, nodeName);
+    this.queue.done(q.podInfo.uid);
+  }
+
+  /** `handleSchedulingFailure`: requeue, nominate, record the event, patch the PodScheduled condition. */
+  private handleSchedulingFailure(q: QueuedPodInfo, status: Status, nominatingInfo: NominatingInfo | undefined, fitError: FitError | undefined): void {
+    const pod = q.podInfo.pod;
+    const reason = status.isRejected() ? 'Unschedulable' : 'SchedulerError';
+    const errMsg = status.message();
+    if (fitError !== undefined) {
+      q.unschedulablePlugins = new Set(fitError.diagnosis.unschedulablePlugins);
+      q.pendingPlugins = new Set(fitError.diagnosis.pendingPlugins);
+    } else {
+      q.unschedulablePlugins = new Set();
+      q.pendingPlugins = new Set();
+    }
+    const key = `${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`;
+    const cached = this.podInformer?.get(key);
+    if (cached !== undefined && cached.metadata?.uid === pod.metadata?.uid && !assigned(cached)) {
+      q.podInfo = new PodInfo(cached);
+      this.queue.addUnschedulableIfNotPresent(q);
+    } else {
+      // Deleted meanwhile, or already bound: nothing to requeue.
+      this.queue.done(q.podInfo.uid);
+      if (cached === undefined || assigned(cached)) return;
+    }
+    if (nominatingInfo !== undefined && nominatingInfo.mode === 'Override') this.queue.addNominatedPod(q.podInfo, nominatingInfo.nominatedNodeName);
+    this.recorder.event(pod, 'Warning', 'FailedScheduling', truncateMessage(errMsg));
+    void this.updatePodStatus(cached ?? pod, { type: 'PodScheduled', status: 'False', reason, message: errMsg }, nominatingInfo);
+  }
+
+  /** `updatePod`: patch the condition and nominatedNodeName only when something changes. */
+  private async updatePodStatus(pod: Pod, cond: { type: string; status: string; reason: string; message: string }, nominatingInfo: NominatingInfo | undefined): Promise<void> {
+    const old = (pod.status?.conditions ?? []).find((c) => c.type === cond.type);
+    const conditionChanged = old === undefined || old.status !== cond.status || old.reason !== cond.reason || old.message !== cond.message;
+    const nnn = nominatingInfo?.mode === 'Override' ? nominatingInfo.nominatedNodeName : undefined;
+    const nnnChanged = nnn !== undefined && (pod.status?.nominatedNodeName ?? '') !== nnn;
+    if (!conditionChanged && !nnnChanged) return;
+    const now = new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const condition = {
+      ...cond,
+      lastProbeTime: null,
+      lastTransitionTime: old !== undefined && old.status === cond.status ? (old.lastTransitionTime ?? now) : now,
+    };
+    const status: Record<string, unknown> = { conditions: [condition] };
+    if (nnnChanged) status['nominatedNodeName'] = nnn === '' ? null : nnn;
+    try {
+      await this.client.patch(resources.pods, pod.metadata?.name ?? '', 'strategic', { status }, { namespace: pod.metadata?.namespace ?? '', subresource: 'status' });
+    } catch (e) {
+      this.log(`error updating pod ${pod.metadata?.namespace ?? ''}/${pod.metadata?.name ?? ''}`, e);
+    }
+  }
+
+  // ---- API side effects for plugins ----
+
+  private apiActions(): ApiActions {
+    return {
+      bind: async (pod, nodeName) => {
+        const name = pod.metadata?.name ?? '';
+        const namespace = pod.metadata?.namespace ?? '';
+        await this.client.createSubresource(resources.pods, name, 'binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name, namespace, ...(pod.metadata?.uid !== undefined ? { uid: pod.metadata.uid } : {}) }, target: { kind: 'Node', name: nodeName } }, { namespace });
+      },
+      preemptVictim: async (victim, preemptor, nodeName) => {
+        const name = victim.metadata?.name ?? '';
+        const namespace = victim.metadata?.namespace ?? '';
+        const schedulerName = preemptor.spec?.schedulerName ?? defaultSchedulerName;
+        const now = new Date(this.clock.now()).toISOString().replace(/\.\d{3}Z$/, 'Z');
+        try {
+          await this.client.patch(
+            resources.pods,
+            name,
+            'strategic',
+            { status: { conditions: [{ type: 'DisruptionTarget', status: 'True', reason: PodReasonPreemptionByScheduler, message: `${schedulerName}: preempting to accommodate a higher priority pod`, lastTransitionTime: now }] } },
+            { namespace, subresource: 'status' },
+          );
+        } catch (e) {
+          this.log(`could not add DisruptionTarget condition to ${namespace}/${name}`, e);
+        }
+        await this.client.delete(resources.pods, name, { namespace });
+        this.recorder.event(victim, 'Normal', 'Preempted', `Preempted by pod ${preemptor.metadata?.uid ?? ''} on node ${nodeName}`);
+      },
+      clearNominatedNodeName: async (pod) => {
+        if ((pod.status?.nominatedNodeName ?? '') === '') return;
+        await this.client.patch(resources.pods, pod.metadata?.name ?? '', 'merge', { status: { nominatedNodeName: null } }, { namespace: pod.metadata?.namespace ?? '', subresource: 'status' });
+      },
+      podDisruptionBudgets: () => (this.pdbInformer?.list() ?? []),
+    };
+  }
+
+  private spreadingSource(): SpreadingSelectorSource {
+    return {
+      serviceSelectors: (namespace) => (this.svcInformer?.list() ?? []).filter((s) => s.metadata?.namespace === namespace && s.spec?.selector !== undefined).map((s) => s.spec?.selector ?? {}),
+      controllerSelector: (pod): Selector | undefined => {
+        const owner = pod.metadata?.ownerReferences?.find((r) => r.controller === true);
+        if (owner === undefined) return undefined;
+        const key = `${pod.metadata?.namespace ?? ''}/${owner.name}`;
+        let sel;
+        if (owner.kind === 'ReplicaSet' && owner.apiVersion === 'apps/v1') sel = this.rsInformer?.get(key)?.spec?.selector;
+        else if (owner.kind === 'StatefulSet' && owner.apiVersion === 'apps/v1') sel = this.stsInformer?.get(key)?.spec?.selector;
+        if (sel === undefined) return undefined;
+        try {
+          return labelSelectorAsSelector(sel);
+        } catch {
+          return undefined;
+        }
+      },
+    };
+  }
+
+  /** For tests: the event that moved pods (exposed so callers can inject cluster events). */
+  moveAll(event: ClusterEvent, oldObj: unknown, newObj: unknown): void {
+    this.queue.moveAllToActiveOrBackoffQueue(event, oldObj, newObj);
+  }
+}
