@@ -65,6 +65,28 @@ void describe('queue', () => {
     assert.deepEqual(out, ['c', 'a', 'b']);
   });
 
+  void test('order holds across many keys (the internal FIFO compacts as it drains)', async () => {
+    const q = new WorkQueue<number>();
+    const out: number[] = [];
+    for (let i = 0; i < 5000; i++) {
+      q.add(i);
+      if (i % 3 === 0) {
+        const k = (await q.get()) ?? -1;
+        out.push(k);
+        q.done(k);
+      }
+    }
+    while (q.len() > 0) {
+      const k = (await q.get()) ?? -1;
+      out.push(k);
+      q.done(k);
+    }
+    assert.deepEqual(
+      out,
+      Array.from({ length: 5000 }, (_, i) => i),
+    );
+  });
+
   void test('a waiting get is woken by add, and each key goes to one worker', async () => {
     const q = new WorkQueue();
     const g1 = q.get();
