@@ -8,6 +8,8 @@ import * as daemonset from './daemonset/daemonset.js';
 import * as deployment from './deployment/deployment.js';
 import * as endpoints from './endpoints/endpoints.js';
 import * as endpointslice from './endpointslice/endpointslice.js';
+import * as garbageCollector from './garbage-collector/garbage-collector.js';
+import * as namespace from './namespace/namespace.js';
 import * as nodeLifecycle from './node-lifecycle/node-lifecycle.js';
 import * as replicaset from './replicaset/replicaset.js';
 import * as taintEviction from './taint-eviction/taint-eviction.js';
@@ -49,6 +51,8 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.TaintEviction, (ctx) => taintEviction.create(ctx));
   register(m, names.Endpoints, (ctx) => endpoints.create(ctx));
   register(m, names.EndpointSlice, (ctx) => endpointslice.create(ctx));
+  register(m, names.GarbageCollector, (ctx) => garbageCollector.create(ctx));
+  register(m, names.Namespace, (ctx) => namespace.create(ctx));
   return m;
 }
 
