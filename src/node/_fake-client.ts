@@ -77,6 +77,8 @@ export class FakeClient implements Client {
   readonly calls: RecordedCall[] = [];
   /** Makes the next calls of a verb fail (tests of error handling). */
   failNext: Partial<Record<string, Error>> = {};
+  /** Refuse namespaced creates in a namespace that has no Namespace object (as kube-apiserver does). */
+  requireNamespaces = false;
 
   private nextRV(): string {
     return String(++this.rv);
@@ -163,6 +165,9 @@ export class FakeClient implements Client {
     const name = obj.metadata?.name ?? '';
     this.calls.push({ verb: 'create', resource: res.resource, name, ...(ns !== undefined ? { namespace: ns } : {}), body: structuredClone(obj) });
     const key = keyOf(res, ns, name);
+    if (this.requireNamespaces && ns !== undefined && !this.objects.has(`/namespaces//${ns}`)) {
+      throw apiErrors.notFound({ group: '', resource: 'namespaces' }, ns);
+    }
     if (this.objects.has(key)) throw apiErrors.alreadyExists(this.gr(res), name);
     const stored = structuredClone(obj) as KubeObject;
     stored.metadata = {

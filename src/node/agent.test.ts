@@ -219,3 +219,17 @@ void test('simulated logs say what ran where', async (t) => {
     'node linux-amd64-1 (linux/amd64), started 2026-01-01T00:00:00Z',
   ]);
 });
+
+void test('the kube-node-lease namespace is created when the API server has none', async (t) => {
+  const client = new FakeClient();
+  client.requireNamespaces = true;
+  const clock = new FakeClock(T0);
+  const host = new NodeHost({ client, clock, nodes: [linux], log: () => undefined, nodeEvents: false });
+  t.after(() => {
+    host.stop();
+    client.closeAll();
+  });
+  await host.start();
+  assert.ok(client.peek(resources.namespaces, 'kube-node-lease') !== undefined);
+  assert.equal(client.peek<Lease>(resources.leases, 'linux-amd64-1', 'kube-node-lease')?.spec?.holderIdentity, 'linux-amd64-1');
+});

@@ -54,7 +54,10 @@ export interface NodeHostOptions {
   nodeStatusUpdateFrequencyMs?: number;
   /** How often node status is posted when unchanged (kubelet `nodeStatusReportFrequency`, 5 min). */
   nodeStatusReportFrequencyMs?: number;
-  /** Node events (Starting, NodeHasSufficientMemory, NodeReady, ...) at registration; default true. */
+  /**
+   * Node events (Starting, NodeHasSufficientMemory, NodeReady, ...) as the kubelet records them; default on
+   * when hosting at most 500 nodes (thousands of nodes would write tens of thousands of Events at start).
+   */
   nodeEvents?: boolean;
   /** Parallel registrations at start (default 32). */
   registrationConcurrency?: number;
@@ -382,7 +385,7 @@ export class NodeHost implements NodeHostView {
   }
 
   private recordEvent(n: SimulatedNode, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    if (this.opts.nodeEvents === false) return;
+    if (!(this.opts.nodeEvents ?? this.nodes.size <= 500)) return;
     // The kubelet's node reference uses the node name as UID.
     n.recorder.event({ apiVersion: 'v1', kind: 'Node', metadata: { name: n.spec.name, uid: n.spec.name } }, type, reason, message);
   }
@@ -429,6 +432,12 @@ export class NodeHost implements NodeHostView {
         n.lease = await this.client.create<Lease>(resources.leases, want, { namespace: nodeLeaseNamespace });
         return;
       } catch (err) {
+        if (isNotFound(err)) {
+          // kube-apiserver creates kube-node-lease itself; an API server that does not gets it created here.
+          await this.ensureLeaseNamespace();
+          n.lease = await this.client.create<Lease>(resources.leases, want, { namespace: nodeLeaseNamespace });
+          return;
+        }
         if (!isAlreadyExists(err)) throw err;
         n.lease = await this.client.get<Lease>(resources.leases, n.spec.name, { namespace: nodeLeaseNamespace });
       }
@@ -444,6 +453,14 @@ export class NodeHost implements NodeHostView {
         const fresh = await this.client.get<Lease>(resources.leases, n.spec.name, { namespace: nodeLeaseNamespace });
         n.lease = await this.client.update<Lease>(resources.leases, update(fresh), { namespace: nodeLeaseNamespace });
       } else throw err;
+    }
+  }
+
+  private async ensureLeaseNamespace(): Promise<void> {
+    try {
+      await this.client.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: nodeLeaseNamespace } });
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
     }
   }
 
