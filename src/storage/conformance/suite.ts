@@ -141,6 +141,30 @@ export function registerBackendConformance(target: ConformanceTarget): void {
         }
       }));
 
+    void test('values are stored byte for byte, and keys sort by their UTF-8 bytes', () =>
+      withStore(async (b, { root }) => {
+        const bytes = Uint8Array.from({ length: 256 }, (_, i) => i);
+        const binary = `${root}secrets/default/binary`;
+        const rev = await b.create(binary, bytes);
+        assert.deepEqual([...((await b.get(binary))?.value ?? [])], [...bytes]);
+        assert.equal((await b.get(binary))?.modRevision, rev);
+        const empty = `${root}secrets/default/empty`;
+        await b.create(empty, new Uint8Array());
+        assert.equal((await b.get(empty))?.value.length, 0);
+        // UTF-8 order differs from JavaScript's UTF-16 order for characters above U+FFFF.
+        const names = ['z', 'a', '\u{1f600}', '\uffff', '\u00e9'];
+        for (const n of names) await b.create(`${root}pods/ns/${n}`, enc(n));
+        assert.deepEqual(
+          (await b.list(`${root}pods/`)).items.map((kv) => dec(kv.value)),
+          ['a', 'z', '\u00e9', '\uffff', '\u{1f600}'],
+        );
+        const page = await b.list(`${root}pods/`, { continueFrom: `${root}pods/ns/\uffff` });
+        assert.deepEqual(
+          page.items.map((kv) => dec(kv.value)),
+          ['\u{1f600}'],
+        );
+      }));
+
     void test('get returns undefined for a missing key', () =>
       withStore(async (b, { root }) => {
         assert.equal(await b.get(`${root}pods/default/missing`), undefined);

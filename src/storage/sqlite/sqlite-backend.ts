@@ -331,6 +331,8 @@ export class SqliteBackend implements Backend {
       db.pragma('synchronous = FULL');
       // 64 MiB of page cache: keeps the indexes of a 150,000-object store in memory.
       db.pragma('cache_size = -65536');
+      // After a checkpoint, give back WAL space beyond 64 MiB instead of keeping the largest WAL ever seen.
+      db.pragma('journal_size_limit = 67108864');
       db.exec(schema);
     } catch (err) {
       db.close();
