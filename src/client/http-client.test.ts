@@ -84,6 +84,8 @@ void describe('HttpClient requests', () => {
     await c.deleteCollection(resources.pods, { namespace: 'ns', labelSelector: 'app=web' });
     await c.createSubresource(resources.pods, 'p', 'binding', { target: { kind: 'Node', name: 'n1' } }, { namespace: 'ns' });
     await c.get(resources.customresourcedefinitions, 'widgets.example.com');
+    await c.get(resources.clusterrolebindings, 'system:node-proxier');
+    await c.get(resources.configmaps, 'a b/c?', { namespace: 'ns' });
 
     assert.deepEqual(
       srv.seen.map((s) => `${s.method} ${s.url}`),
@@ -106,6 +108,8 @@ void describe('HttpClient requests', () => {
         'DELETE /api/v1/namespaces/ns/pods?labelSelector=app%3Dweb',
         'POST /api/v1/namespaces/ns/pods/p/binding',
         'GET /apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.com',
+        'GET /apis/rbac.authorization.k8s.io/v1/clusterrolebindings/system:node-proxier',
+        'GET /api/v1/namespaces/ns/configmaps/a%20b%2Fc%3F',
       ],
     );
     const contentTypes = srv.seen.map((s) => s.headers['content-type'] ?? '-');
@@ -127,6 +131,8 @@ void describe('HttpClient requests', () => {
       'application/json',
       'application/json',
       'application/json',
+      '-',
+      '-',
       '-',
     ]);
     for (const s of srv.seen) {

@@ -65,6 +65,11 @@ function goMethod(method: string): string {
   return method.charAt(0) + method.slice(1).toLowerCase();
 }
 
+/** Escapes one path segment as Go's `url.PathEscape` does: `system:node:n1` stays readable. */
+function pathSegment(v: string): string {
+  return encodeURIComponent(v).replace(/%(24|26|2B|3A|3D|40)/gi, (m) => decodeURIComponent(m));
+}
+
 function encodeQuery(q: Query): string {
   const keys = Object.keys(q)
     .filter((k) => q[k] !== undefined && q[k] !== '')
@@ -213,7 +218,7 @@ export class HttpClient implements Client {
     this.limiter = qps > 0 ? new RateLimiter(qps, opts.burst ?? Math.max(1, qps)) : undefined;
   }
 
-  /** Closes idle keep-alive connections. Open watches keep running until closed. */
+  /** Closes every connection of this client; open watches end. Later requests open new connections. */
   close(): void {
     this.agent.destroy();
   }
@@ -221,9 +226,9 @@ export class HttpClient implements Client {
   /** The URL path of a resource, collection or subresource. */
   path(res: ResourceType, namespace?: string, name?: string, subresource?: string): string {
     let p = this.basePath + (res.group === '' ? `/api/${res.version}` : `/apis/${res.group}/${res.version}`);
-    if (res.namespaced && namespace !== undefined && namespace !== '') p += `/namespaces/${encodeURIComponent(namespace)}`;
+    if (res.namespaced && namespace !== undefined && namespace !== '') p += `/namespaces/${pathSegment(namespace)}`;
     p += `/${res.resource}`;
-    if (name !== undefined) p += `/${encodeURIComponent(name)}`;
+    if (name !== undefined) p += `/${pathSegment(name)}`;
     if (subresource !== undefined && subresource !== '') p += `/${subresource}`;
     return p;
   }
