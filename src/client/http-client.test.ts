@@ -293,6 +293,26 @@ void describe('HttpClient requests', () => {
     assert.equal(srv.seen.length, 3);
   });
 
+  void test('a GET whose connection is reset is retried', async (t) => {
+    let calls = 0;
+    const srv = await fakeServer(t, (req, res) => {
+      if (calls++ === 0) req.socket.destroy();
+      else json(res, 200, okPod);
+    });
+    const c = new HttpClient({ server: srv.url });
+    t.after(() => c.close());
+    assert.deepEqual(await c.get(resources.pods, 'p', { namespace: 'ns' }), okPod);
+    assert.equal(calls, 2);
+  });
+
+  void test('a POST whose connection is reset is not retried', async (t) => {
+    const srv = await fakeServer(t, (req) => req.socket.destroy());
+    const c = new HttpClient({ server: srv.url });
+    t.after(() => c.close());
+    await assert.rejects(c.create(resources.pods, okPod), /^Error: Post "http:\/\/127\.0\.0\.1:\d+\/api\/v1\/namespaces\/ns\/pods": socket hang up$/);
+    assert.equal(srv.seen.length, 1);
+  });
+
   void test('timeoutMs aborts a request that gets no answer', async (t) => {
     const srv = await fakeServer(t, () => undefined);
     const c = new HttpClient({ server: srv.url, timeoutMs: 50 });

@@ -80,6 +80,12 @@ function encodeQuery(q: Query): string {
   return `?${params.toString()}`;
 }
 
+function isConnectionReset(err: unknown): boolean {
+  const cause = err instanceof Error ? (err.cause as { code?: unknown; message?: unknown } | undefined) : undefined;
+  const code = cause?.code;
+  return code === 'ECONNRESET' || code === 'EPIPE' || (typeof cause?.message === 'string' && cause.message === 'socket hang up');
+}
+
 function isStatus(v: unknown): v is Partial<Status> {
   return typeof v === 'object' && v !== null && (v as { kind?: unknown }).kind === 'Status';
 }
@@ -363,8 +369,19 @@ export class HttpClient implements Client {
     const pathAndQuery = path + encodeQuery(query);
     for (let attempt = 0; ; attempt++) {
       await this.limiter?.wait();
-      const res = await this.send(method, pathAndQuery, body, contentType, this.opts.timeoutMs);
-      const buf = await readBody(res, method, this.url(pathAndQuery));
+      let res: http.IncomingMessage;
+      let buf: Buffer;
+      try {
+        res = await this.send(method, pathAndQuery, body, contentType, this.opts.timeoutMs);
+        buf = await readBody(res, method, this.url(pathAndQuery));
+      } catch (err) {
+        // A kept-alive connection the server closed as we reused it: client-go retries such GETs.
+        if (method === 'GET' && attempt < maxRetries && isConnectionReset(err)) {
+          await new Promise((r) => setTimeout(r, Math.min(1000, 50 * 2 ** attempt)));
+          continue;
+        }
+        throw err;
+      }
       const code = res.statusCode ?? 0;
       if (code >= 200 && code < 300) {
         if (buf.length === 0) return undefined;
