@@ -19,7 +19,9 @@ const inFlight = 256;
 const phaseMs = 2000;
 const scaleKeys = 150_000;
 
-const value = new TextEncoder().encode(JSON.stringify({ kind: 'Pod', metadata: { name: 'x' }, spec: { pad: 'x'.repeat(900) } }));
+const value = new TextEncoder().encode(
+  JSON.stringify({ kind: 'Pod', metadata: { name: 'x' }, spec: { pad: 'x'.repeat(900) } }),
+);
 
 interface Rate {
   ops: number;
@@ -73,7 +75,9 @@ async function runWrites(name: string, b: Backend, root: string): Promise<void> 
   const batchedCreates = await drive(inFlight, 20_000, (i) => b.create(`${root}pods/b/p${i}`, value));
   const singleCreates = await drive(1, 5_000, (i) => b.create(`${root}pods/s/p${i}`, value));
   const revs = new Map<number, number>();
-  for (const kv of (await b.list(`${root}pods/b/`)).items) revs.set(Number(kv.key.slice(`${root}pods/b/p`.length)), kv.modRevision);
+  for (const kv of (await b.list(`${root}pods/b/`)).items) {
+    revs.set(Number(kv.key.slice(`${root}pods/b/p`.length)), kv.modRevision);
+  }
   const keys = revs.size;
   const batchedUpdates = await drive(inFlight, keys, async (i) => {
     revs.set(i, await b.update(`${root}pods/b/p${i}`, value, revs.get(i) ?? 0));
@@ -84,9 +88,13 @@ async function runWrites(name: string, b: Backend, root: string): Promise<void> 
   });
   const watched = await watchRate(b, root, 20_000);
   const replayed = await replayRate(b, root, before, Math.min(20_000, (await b.currentRevision()) - before));
-  console.log(`${name.padEnd(7)} creates  batched ${perSecond(batchedCreates)}   one-at-a-time ${perSecond(singleCreates)}`);
-  console.log(`${name.padEnd(7)} updates  batched ${perSecond(batchedUpdates)}   one-at-a-time ${perSecond(singleUpdates)}`);
-  console.log(`${name.padEnd(7)} watch    live    ${perSecond(watched)}   replay        ${perSecond(replayed)}`);
+  const row = (what: string, first: string, a: Rate, second: string, b2: Rate): void => {
+    const left = `${what.padEnd(8)} ${first.padEnd(7)} ${perSecond(a)}`;
+    console.log(`${name.padEnd(7)} ${left}   ${second.padEnd(13)} ${perSecond(b2)}`);
+  };
+  row('creates', 'batched', batchedCreates, 'one-at-a-time', singleCreates);
+  row('updates', 'batched', batchedUpdates, 'one-at-a-time', singleUpdates);
+  row('watch', 'live', watched, 'replay', replayed);
 }
 
 async function timeIt(runs: number, op: () => Promise<unknown>): Promise<string> {
@@ -111,9 +119,16 @@ async function runScale(dataDir: string): Promise<void> {
     await Promise.all(Array.from({ length: 1024 }, worker));
     const loadMs = performance.now() - start;
     const mid = await b.currentRevision();
-    console.log(`sqlite  ${scaleKeys.toLocaleString('en-US')} pods loaded in ${(loadMs / 1000).toFixed(1)} s, db ${((await b.dbSize()) / 1e6).toFixed(0)} MB`);
+    const size = `${((await b.dbSize()) / 1e6).toFixed(0)} MB`;
+    const loaded = `${(loadMs / 1000).toFixed(1)} s`;
+    console.log(`sqlite  ${scaleKeys.toLocaleString('en-US')} pods loaded in ${loaded}, db ${size}`);
     const get = await timeIt(2000, () => b.get(`/registry/pods/ns7/pod-${Math.floor(Math.random() * scaleKeys)}`));
-    const page = await timeIt(50, () => b.list('/registry/pods/', { limit: 500, continueFrom: `/registry/pods/ns${Math.floor(Math.random() * namespaces)}/` }));
+    const page = await timeIt(50, () =>
+      b.list('/registry/pods/', {
+        limit: 500,
+        continueFrom: `/registry/pods/ns${Math.floor(Math.random() * namespaces)}/`,
+      }),
+    );
     const ns = await timeIt(20, () => b.list('/registry/pods/ns3/'));
     const count = await timeIt(20, () => b.count('/registry/pods/'));
     for (let i = 0; i < 1000; i++) {
@@ -121,7 +136,10 @@ async function runScale(dataDir: string): Promise<void> {
       await b.update(key, value, (await b.get(key))?.modRevision ?? 0);
     }
     const oldPage = await timeIt(20, () => b.list('/registry/pods/ns3/', { revision: mid, limit: 500 }));
-    console.log(`sqlite  at ${scaleKeys.toLocaleString('en-US')} keys: get ${get}, list page of 500 ${page}, list namespace (3000) ${ns}, count all ${count}, old-revision page of 500 ${oldPage}`);
+    console.log(
+      `sqlite  at ${scaleKeys.toLocaleString('en-US')} keys: get ${get}, list page of 500 ${page}, ` +
+        `list namespace (3000) ${ns}, count all ${count}, old-revision page of 500 ${oldPage}`,
+    );
   } finally {
     await b.close();
   }
@@ -131,7 +149,10 @@ async function main(): Promise<void> {
   const dir = await mkdtemp(join(tmpdir(), 'kubemix-bench-'));
   const etcd = await startTestEtcd();
   try {
-    console.log(`storage benchmark: ${value.length}-byte values, ${inFlight} writes in flight when batched, ${phaseMs} ms per phase`);
+    console.log(
+      `storage benchmark: ${value.length}-byte values, ${inFlight} writes in flight when batched, ` +
+        `${phaseMs} ms per phase`,
+    );
     const sqlite = openSqliteBackend({ dataDir: join(dir, 'sqlite'), compaction: false });
     try {
       await runWrites('sqlite', sqlite, '/registry/');

@@ -56,9 +56,9 @@ export type OpenBackendOptions =
 /** Opens a started backend; the caller must `close()` it. */
 export async function openBackend(opts: OpenBackendOptions): Promise<Backend> {
   if (opts.kind === 'sqlite') {
-    return openSqliteBackend(
-      opts.compaction === undefined ? { dataDir: opts.dataDir } : { dataDir: opts.dataDir, compaction: opts.compaction },
-    );
+    const { dataDir, compaction } = opts;
+    return openSqliteBackend(compaction === undefined ? { dataDir } : { dataDir, compaction });
   }
-  return openEtcdBackend(opts.prefix === undefined ? { endpoints: opts.endpoints } : { endpoints: opts.endpoints, prefix: opts.prefix });
+  const { endpoints, prefix } = opts;
+  return openEtcdBackend(prefix === undefined ? { endpoints } : { endpoints, prefix });
 }

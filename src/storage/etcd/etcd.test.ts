@@ -99,7 +99,9 @@ void test('a slow watcher pauses its stream and still sees every event once', as
   const b = await openEtcdBackend({ endpoints: server().endpoints, prefix: root, watchBufferEvents: 3 });
   const watch = b.watch(root, await b.currentRevision());
   try {
-    const revs = await Promise.all(Array.from({ length: 100 }, (_, i) => b.create(`${root}p${i}`, new Uint8Array([i]))));
+    const revs = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => b.create(`${root}p${i}`, new Uint8Array([i]))),
+    );
     const seen: number[] = [];
     for await (const ev of watch) {
       seen.push(ev.revision);

@@ -80,7 +80,14 @@ void test('writes issued in the same tick commit together and keep their order',
     ]);
     assert.deepEqual(
       results.map((r) => (r.status === 'fulfilled' ? r.value : (r.reason as Error).name)),
-      [1, 'KeyExists', 2, 'Conflict', { revision: 3, prev: { key, value: Buffer.from('3'), createRevision: 1, modRevision: 2 } }, 4],
+      [
+        1,
+        'KeyExists',
+        2,
+        'Conflict',
+        { revision: 3, prev: { key, value: Buffer.from('3'), createRevision: 1, modRevision: 2 } },
+        4,
+      ],
     );
   }));
 
@@ -174,7 +181,9 @@ void test('the automatic compactor keeps the last minRetainRevisions and one int
     for (let i = 1; i < 20; i++) rev = await b.update('/registry/a', enc(String(i)), rev);
     // First tick records the revision; the second compacts to min(that revision, current - 5).
     const deadline = Date.now() + 5000;
-    while ((await b.compactedRevision()) !== rev - 5 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    while ((await b.compactedRevision()) !== rev - 5 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     assert.equal(await b.compactedRevision(), rev - 5);
     assert.equal((await b.list('/registry/', { revision: rev - 5 })).items.length, 1);
   }));
@@ -225,8 +234,8 @@ void test('watchers stay exact while writers, slow readers and compactions run t
         const key = `/registry/pods/k${(i * 7 + w) % keys}`;
         const cur = await b.get(key);
         try {
-          const rev =
-            cur === undefined ? await b.create(key, enc(`${w}.${i}`)) : await b.update(key, enc(`${w}.${i}`), cur.modRevision);
+          const value = enc(`${w}.${i}`);
+          const rev = cur === undefined ? await b.create(key, value) : await b.update(key, value, cur.modRevision);
           expected.set(rev, `${key}=${w}.${i}`);
         } catch (err) {
           if (!(err instanceof Error) || !['KeyExists', 'Conflict'].includes(err.name)) throw err;
@@ -256,7 +265,8 @@ void test('watchers stay exact while writers, slow readers and compactions run t
     ): Promise<string | undefined> => {
       try {
         for await (const ev of watch) {
-          const what = ev.type === 'delete' ? `${ev.kv.key} deleted` : `${ev.kv.key}=${new TextDecoder().decode(ev.kv.value)}`;
+          const what =
+            ev.type === 'delete' ? `${ev.kv.key} deleted` : `${ev.kv.key}=${new TextDecoder().decode(ev.kv.value)}`;
           seen.push(`${ev.revision} ${what}`);
           if (seen.length % delayEvery === 0) await new Promise((r) => setTimeout(r, delayMs));
         }
