@@ -125,7 +125,8 @@ function mergeMap(original: JsonObject | undefined, patch: JsonObject, schema: P
       orig[k] = m.strategy === replaceDirective ? patchV : mergeMap(origV, patchV, m.schema);
     } else if (Array.isArray(origV) && Array.isArray(patchV)) {
       const m = lookup(schema, k, true);
-      orig[k] = m.strategy === mergeDirective ? mergeSlice(origV, patchV, m.schema, m.mergeKey, isDeleteList) : patchV;
+      // Delete lists are handled the same way whatever the field's strategy (mergeSliceHandler).
+      orig[k] = m.strategy === mergeDirective || isDeleteList ? mergeSlice(origV, patchV, m.schema, m.mergeKey, isDeleteList) : patchV;
     } else {
       orig[k] = patchV;
     }
@@ -166,28 +167,46 @@ function applyRetainKeysDirective(original: JsonObject, patch: JsonObject): void
 
 function mergePatchIntoOriginal(original: JsonObject, patch: JsonObject, schema: PatchSchema | undefined): void {
   for (const key of Object.keys(patch)) {
-    if (!key.startsWith(`${setElementOrderDirectivePrefix}/`)) continue;
+    if (!key.startsWith(setElementOrderDirectivePrefix)) continue;
     const order = patch[key];
-    const originalKey = key.slice(setElementOrderDirectivePrefix.length + 1);
+    delete patch[key];
     if (!Array.isArray(order)) throw new PatchError(smpErrors.badPatchFormatForSetElementOrderList);
+    const originalKey = key.slice(setElementOrderDirectivePrefix.length + 1);
+    const foundOriginal = Object.prototype.hasOwnProperty.call(original, originalKey);
+    const foundPatch = Object.prototype.hasOwnProperty.call(patch, originalKey);
     const origV = original[originalKey];
     const patchV = patch[originalKey];
-    if (origV !== undefined && origV !== null && !Array.isArray(origV)) throw new PatchError(smpErrors.badPatchFormatForSetElementOrderList);
-    if (patchV !== undefined && patchV !== null && !Array.isArray(patchV)) throw new PatchError(smpErrors.badPatchFormatForSetElementOrderList);
+    if (foundOriginal && !Array.isArray(origV)) throw new PatchError(`expected []interface{}, but got ${goValue(origV ?? null)}`);
+    if (foundPatch && !Array.isArray(patchV)) throw new PatchError(`expected []interface{}, but got ${goValue(patchV ?? null)}`);
+    // The live list; mergeSlice may rewrite it in place the way Go's append/delete on a shared backing array
+    // does, and the final ordering reads it afterwards (upstream compares against the mutated live list).
     const originalList = Array.isArray(origV) ? origV : [];
     const patchList = Array.isArray(patchV) ? patchV : [];
     const m = lookup(schema, originalKey, true);
     validatePatchWithSetOrderList(patchList, order, m.mergeKey);
     let merged: JsonValue[];
-    if (originalList.length === 0 && patchList.length === 0) merged = [];
-    else if (originalList.length === 0) merged = patchList;
-    else if (patchList.length === 0) merged = originalList;
-    else merged = m.strategy === mergeDirective ? mergeSlice(originalList, patchList, m.schema, m.mergeKey, false) : patchList;
+    if (foundOriginal && !foundPatch) merged = originalList;
+    else if (!foundOriginal && foundPatch) merged = removeDirectives(patchList) as JsonValue[];
+    else if (foundOriginal && foundPatch) merged = m.strategy === mergeDirective ? mergeSlice(originalList, patchList, m.schema, m.mergeKey, false) : patchList;
+    else continue;
     const [patchItems, serverOnly] = partition(merged, order, m.mergeKey);
     original[originalKey] = normalizeElementOrder(patchItems, serverOnly, order, originalList, m.mergeKey);
-    delete patch[key];
     delete patch[originalKey];
   }
+}
+
+/** Drops `$patch` maps (and their entries) from a value taken from the patch as is. */
+function removeDirectives(v: JsonValue): JsonValue | undefined {
+  if (Array.isArray(v)) return v.map(removeDirectives).filter((x): x is JsonValue => x !== undefined);
+  if (isObject(v)) {
+    if (Object.prototype.hasOwnProperty.call(v, directiveMarker)) return undefined;
+    for (const [k, x] of Object.entries(v)) {
+      const r = removeDirectives(x);
+      if (r === undefined) delete v[k];
+      else v[k] = r;
+    }
+  }
+  return v;
 }
 
 /** Every patch item must appear in the order list, in the same relative order (upstream's text on mismatch). */
@@ -251,6 +270,12 @@ function normalizeElementOrder(patch: JsonValue[], serverOnly: JsonValue[], patc
   return out;
 }
 
+/**
+ * `mergeSlice`. For lists of maps it works on `original` in place like Go's slices over one backing array:
+ * deleted entries shift the array left (leaving a stale last element) and appended items land in the
+ * array while it has room (capacity = the live list's length, as after `ToUnstructured`). Callers that
+ * look at the live list afterwards see those writes, as upstream's ordering does.
+ */
 function mergeSlice(original: JsonValue[], patch: JsonValue[], schema: PatchSchema | undefined, mergeKey: string, isDeleteList: boolean): JsonValue[] {
   if (original.length === 0 && patch.length === 0) return original;
   const first = original[0] ?? patch[0] ?? null;
@@ -259,26 +284,20 @@ function mergeSlice(original: JsonValue[], patch: JsonValue[], schema: PatchSche
   for (const v of [...original, ...patch]) {
     if ((isObject(v) ? 'map' : 'scalar') !== kind || Array.isArray(v)) throw new PatchError('mismatched types');
   }
-  let merged: JsonValue[];
-  let patchItems = patch;
-  let orig = original;
   if (kind === 'scalar') {
     if (isDeleteList) return original.filter((o) => !patch.some((p) => jsonEqual(o, p)));
-    merged = [];
+    const merged: JsonValue[] = [];
     for (const v of [...original, ...patch]) if (!merged.some((m) => jsonEqual(m, v))) merged.push(v);
-  } else {
-    if (mergeKey === '') throw new PatchError('cannot merge lists without merge key');
-    [orig, patchItems] = mergeSliceWithSpecialElements(original, patch, mergeKey);
-    merged = mergeSliceWithoutSpecialElements(orig, patchItems, mergeKey, schema);
+    const [inPatch, serverOnly] = partition(merged, patch, '');
+    return normalizeElementOrder(inPatch, serverOnly, patch, original, '');
   }
-  const [inPatch, serverOnly] = partition(merged, patch, mergeKey === '' || kind === 'scalar' ? '' : mergeKey);
-  return normalizeElementOrder(inPatch, serverOnly, patch, original, kind === 'scalar' ? '' : mergeKey);
-}
+  if (mergeKey === '') throw new PatchError('cannot merge lists without merge key for ');
 
-function mergeSliceWithSpecialElements(original: JsonValue[], patch: JsonValue[], mergeKey: string): [JsonValue[], JsonValue[]] {
+  // mergeSliceWithSpecialElements
   const plain: JsonValue[] = [];
   let replace = false;
-  let orig = original;
+  let backing = original;
+  let n = original.length;
   for (const v of patch) {
     const m = v as JsonObject;
     if (!Object.prototype.hasOwnProperty.call(m, directiveMarker)) {
@@ -288,7 +307,12 @@ function mergeSliceWithSpecialElements(original: JsonValue[], patch: JsonValue[]
     const directive = m[directiveMarker] ?? null;
     if (directive === deleteDirective) {
       if (!Object.prototype.hasOwnProperty.call(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
-      orig = orig.filter((o) => !(isObject(o) && jsonEqual(o[mergeKey], m[mergeKey])));
+      for (;;) {
+        const k = findByKey(backing, n, mergeKey, m[mergeKey] ?? null);
+        if (k < 0) break;
+        backing.copyWithin(k, k + 1, n);
+        n--;
+      }
     } else if (directive === replaceDirective) {
       replace = true;
     } else if (directive === mergeDirective) {
@@ -297,17 +321,40 @@ function mergeSliceWithSpecialElements(original: JsonValue[], patch: JsonValue[]
       throw errBadPatchType(directive, m);
     }
   }
-  return replace ? [plain, []] : [orig, plain];
-}
-
-function mergeSliceWithoutSpecialElements(original: JsonValue[], patch: JsonValue[], mergeKey: string, schema: PatchSchema | undefined): JsonValue[] {
-  const out = [...original];
-  for (const v of patch) {
+  if (replace) {
+    // The patch's own items replace the list; the ordering step then sees no patch items.
+    const replaced = plain;
+    return normalizeElementOrder([], replaced, [], replaced, mergeKey);
+  }
+  const serverOrderLen = n;
+  // mergeSliceWithoutSpecialElements
+  for (const v of plain) {
     const m = v as JsonObject;
     if (!Object.prototype.hasOwnProperty.call(m, mergeKey)) throw errNoMergeKey(m, mergeKey);
-    const idx = out.findIndex((o) => isObject(o) && jsonEqual(o[mergeKey], m[mergeKey]));
-    if (idx >= 0) out[idx] = mergeMap(out[idx] as JsonObject, m, schema);
-    else out.push(v);
+    const idx = findByKey(backing, n, mergeKey, m[mergeKey] ?? null);
+    if (idx >= 0) {
+      backing[idx] = mergeMap(backing[idx] as JsonObject, m, schema);
+    } else if (n < backing.length) {
+      backing[n] = v;
+      n++;
+    } else {
+      backing = backing.slice(0, n);
+      backing.push(v);
+      n++;
+    }
   }
-  return out;
+  const merged = backing.slice(0, n);
+  // Go's `original` slice header still covers the first entries of the live backing array.
+  const serverOrder = original.slice(0, serverOrderLen);
+  const [inPatch, serverOnly] = partition(merged, plain, mergeKey);
+  return normalizeElementOrder(inPatch, serverOnly, plain, serverOrder, mergeKey);
+}
+
+function findByKey(list: readonly JsonValue[], n: number, mergeKey: string, value: JsonValue): number {
+  for (let i = 0; i < n; i++) {
+    const o = list[i];
+    if (!isObject(o)) throw new PatchError(`value for key ${i} is not a map`);
+    if (Object.prototype.hasOwnProperty.call(o, mergeKey) && jsonEqual(o[mergeKey], value)) return i;
+  }
+  return -1;
 }
