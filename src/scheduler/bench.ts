@@ -1,0 +1,172 @@
+/**
+ * In-process scheduler benchmark (in the spirit of scheduler_perf's SchedulingBasic): 5,000 nodes of
+ * mixed OS/architecture, 1,000 pods already placed, then 10,000 measured pods through the scheduling
+ * algorithm and the cache with assume (no API server, no kubelets). Reports bound pods per second.
+ */
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import { Cache } from './cache/cache.js';
+import { defaultProfile } from './framework/profile.js';
+import { Framework } from './framework/runtime.js';
+import { newInTreeRegistry } from './plugins/registry.js';
+import { SchedulingAlgorithm } from './schedule-one.js';
+
+export type BenchVariant = 'SchedulingBasic' | 'NodeAffinityAndTaints' | 'UnschedulableHeavy';
+
+export interface BenchOptions {
+  nodes?: number;
+  initialPods?: number;
+  measuredPods?: number;
+  variants?: BenchVariant[];
+  /** Seeded randomness for reproducible placements. */
+  seed?: number;
+}
+
+export interface BenchResult {
+  variant: BenchVariant;
+  nodes: number;
+  measuredPods: number;
+  bound: number;
+  unschedulable: number;
+  seconds: number;
+  /** Bound pods per second. */
+  podsPerSecond: number;
+  /** Scheduling attempts (bound + unschedulable) per second. */
+  attemptsPerSecond: number;
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const zones = ['us-east-1a', 'us-east-1b', 'us-east-1c'];
+
+/** 60% linux/amd64, 20% linux/arm64, 10% Windows Server 2019, 10% Windows Server 2022 (tainted). */
+export function benchNodes(n: number): Node[] {
+  const out: Node[] = [];
+  for (let i = 0; i < n; i++) {
+    const slot = i % 10;
+    const kind = slot < 6 ? 'amd64' : slot < 8 ? 'arm64' : slot === 8 ? 'win2019' : 'win2022';
+    const name = `node-${kind}-${i}`;
+    const windows = kind === 'win2019' || kind === 'win2022';
+    const labels: Record<string, string> = {
+      'kubernetes.io/hostname': name,
+      'kubernetes.io/os': windows ? 'windows' : 'linux',
+      'kubernetes.io/arch': kind === 'arm64' ? 'arm64' : 'amd64',
+      'topology.kubernetes.io/region': 'us-east-1',
+      'topology.kubernetes.io/zone': zones[i % zones.length] ?? 'us-east-1a',
+      'node.kubernetes.io/instance-type': i % 3 === 0 ? 'm5.4xlarge' : 'm5.2xlarge',
+    };
+    if (kind === 'win2019') labels['node.kubernetes.io/windows-build'] = '10.0.17763';
+    if (kind === 'win2022') labels['node.kubernetes.io/windows-build'] = '10.0.20348';
+    const cpu = i % 3 === 0 ? '16' : '8';
+    const memory = i % 3 === 0 ? '64Gi' : '32Gi';
+    out.push({
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels },
+      spec: windows ? { taints: [{ key: 'os', value: 'windows', effect: 'NoSchedule' }] } : {},
+      status: { allocatable: { cpu, memory, pods: '110', 'ephemeral-storage': '100Gi' }, capacity: { cpu, memory, pods: '110' } },
+    });
+  }
+  return out;
+}
+
+function basePod(name: string, cpu: string, memory: string): Pod {
+  return {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name, namespace: 'bench', uid: `uid-${name}`, labels: { app: name.slice(0, name.lastIndexOf('-')) } },
+    spec: { schedulerName: 'default-scheduler', containers: [{ name: 'c', image: 'registry.k8s.io/pause:3.10', resources: { requests: { cpu, memory } } }] },
+  };
+}
+
+/** The measured pods of a variant. */
+export function benchPods(variant: BenchVariant, n: number, offset = 0): Pod[] {
+  const out: Pod[] = [];
+  for (let j = 0; j < n; j++) {
+    const i = j + offset;
+    const p = basePod(`pod-${variant}-${i}`, '100m', '128Mi');
+    const spec = p.spec as NonNullable<Pod['spec']>;
+    if (variant === 'NodeAffinityAndTaints') {
+      const slot = i % 10;
+      if (slot < 6) {
+        spec.affinity = { nodeAffinity: { requiredDuringSchedulingIgnoredDuringExecution: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/arch', operator: 'In', values: ['amd64'] }, { key: 'kubernetes.io/os', operator: 'In', values: ['linux'] }] }] } } };
+      } else if (slot < 8) {
+        spec.nodeSelector = { 'kubernetes.io/os': 'linux', 'kubernetes.io/arch': 'arm64' };
+        spec.tolerations = [{ key: 'example.com/spot', operator: 'Exists', effect: 'NoSchedule' }];
+      } else {
+        spec.nodeSelector = { 'kubernetes.io/os': 'windows', 'node.kubernetes.io/windows-build': slot === 8 ? '10.0.17763' : '10.0.20348' };
+        spec.tolerations = [{ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }];
+      }
+    } else if (variant === 'UnschedulableHeavy') {
+      const slot = i % 3;
+      if (slot === 0) spec.nodeSelector = { 'kubernetes.io/os': 'plan9' };
+      else if (slot === 1 && spec.containers[0] !== undefined) spec.containers[0].resources = { requests: { cpu: '64', memory: '128Mi' } };
+    }
+    out.push(p);
+  }
+  return out;
+}
+
+/** Runs one variant; deterministic for a given seed. */
+export function runVariant(variant: BenchVariant, opts: BenchOptions = {}): BenchResult {
+  const numNodes = opts.nodes ?? 5000;
+  const initialPods = opts.initialPods ?? 1000;
+  const measured = opts.measuredPods ?? 10_000;
+  const random = mulberry32(opts.seed ?? 1);
+  const cache = new Cache();
+  const nodes = benchNodes(numNodes);
+  for (const n of nodes) cache.addNode(n);
+  const linux = nodes.filter((n) => n.metadata?.labels?.['kubernetes.io/os'] === 'linux');
+  for (let i = 0; i < initialPods; i++) {
+    const p = basePod(`initial-${i}`, '250m', '256Mi');
+    (p.spec as NonNullable<Pod['spec']>).nodeName = linux[i % linux.length]?.metadata?.name ?? '';
+    cache.addPod(p);
+  }
+  const fwk = new Framework({ registry: newInTreeRegistry(), profile: defaultProfile(), random });
+  const algo = new SchedulingAlgorithm({ cache, random });
+  const pods = benchPods(variant, measured);
+  // Warm-up pods (not measured) let the JIT settle.
+  for (const p of benchPods(variant, 200, 1_000_000)) {
+    const out = algo.schedulingCycle(fwk, p);
+    if (out.kind === 'assumed') cache.finishBinding(out.assumedPod);
+  }
+  let bound = 0;
+  let unschedulable = 0;
+  const start = process.hrtime.bigint();
+  for (const p of pods) {
+    const out = algo.schedulingCycle(fwk, p);
+    if (out.kind === 'assumed') {
+      cache.finishBinding(out.assumedPod);
+      bound++;
+    } else {
+      unschedulable++;
+    }
+  }
+  const seconds = Number(process.hrtime.bigint() - start) / 1e9;
+  return { variant, nodes: numNodes, measuredPods: measured, bound, unschedulable, seconds, podsPerSecond: bound / seconds, attemptsPerSecond: (bound + unschedulable) / seconds };
+}
+
+/** Runs the variants and returns their results (printing is the caller's choice). */
+export function runSchedulerBench(opts: BenchOptions = {}): BenchResult[] {
+  const variants = opts.variants ?? ['SchedulingBasic', 'NodeAffinityAndTaints', 'UnschedulableHeavy'];
+  return variants.map((v) => runVariant(v, opts));
+}
+
+/** `node dist/src/scheduler/bench.js`: prints one line per variant. */
+export function main(): void {
+  for (const r of runSchedulerBench()) {
+    console.log(
+      `${r.variant}: ${r.bound} bound, ${r.unschedulable} unschedulable of ${r.measuredPods} on ${r.nodes} nodes in ${r.seconds.toFixed(2)} s = ${r.podsPerSecond.toFixed(0)} pods/s bound (${r.attemptsPerSecond.toFixed(0)} attempts/s)`,
+    );
+  }
+}
+
+if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) main();
