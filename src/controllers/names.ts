@@ -16,6 +16,8 @@ export const names = {
   StatefulSet: 'statefulset-controller',
   Job: 'job-controller',
   CronJob: 'cronjob-controller',
+  ServiceAccount: 'serviceaccount-controller',
+  RootCACertPublisher: 'root-ca-certificate-publisher-controller',
 } as const;
 
 export type ControllerName = (typeof names)[keyof typeof names];

@@ -6,6 +6,7 @@ import type { Controller, ControllerContext } from './_context.js';
 import { names } from './names.js';
 import * as daemonset from './daemonset/daemonset.js';
 import * as deployment from './deployment/deployment.js';
+import * as disruption from './disruption/disruption.js';
 import * as endpoints from './endpoints/endpoints.js';
 import * as endpointslice from './endpointslice/endpointslice.js';
 import * as garbageCollector from './garbage-collector/garbage-collector.js';
@@ -13,6 +14,8 @@ import * as namespace from './namespace/namespace.js';
 import * as nodeLifecycle from './node-lifecycle/node-lifecycle.js';
 import * as replicaset from './replicaset/replicaset.js';
 import * as taintEviction from './taint-eviction/taint-eviction.js';
+import * as serviceAccount from './serviceaccount/serviceaccount.js';
+import * as rootCAPublisher from './root-ca-publisher/root-ca-publisher.js';
 
 /** Options some controllers take (kube-controller-manager flags). */
 export interface ControllerOptions {
@@ -23,6 +26,8 @@ export interface ControllerOptions {
   secondaryEvictionLimiterQps?: number;
   largeClusterThreshold?: number;
   unhealthyZoneThreshold?: number;
+  /** The cluster CA the root-ca-certificate-publisher puts in every namespace (`--root-ca-file`). */
+  rootCAPem?: string;
 }
 
 export type ControllerFactory = (ctx: ControllerContext, opts: ControllerOptions) => Controller;
@@ -49,10 +54,13 @@ export function controllerFactories(): Map<string, ControllerFactory> {
     return nodeLifecycle.create(ctx, opts);
   });
   register(m, names.TaintEviction, (ctx) => taintEviction.create(ctx));
+  register(m, names.ServiceAccount, (ctx) => serviceAccount.create(ctx));
+  register(m, names.RootCACertPublisher, (ctx, o) => rootCAPublisher.create(ctx, o.rootCAPem ?? ''));
   register(m, names.Endpoints, (ctx) => endpoints.create(ctx));
   register(m, names.EndpointSlice, (ctx) => endpointslice.create(ctx));
   register(m, names.GarbageCollector, (ctx) => garbageCollector.create(ctx));
   register(m, names.Namespace, (ctx) => namespace.create(ctx));
+  register(m, names.Disruption, (ctx) => disruption.create(ctx));
   return m;
 }
 
