@@ -395,7 +395,8 @@ function zeroScalar(type: string): unknown {
 
 /** Go's `isEmptyValue` on the decoded Go value, seen through its JSON form. */
 function isGoEmpty(f: FieldInfo, v: unknown): boolean {
-  if (f.goKind === 'pointer') return v === null;
+  // A pointer that was on the wire is non-nil, so never empty (a non-nil *Time to the zero time marshals as null).
+  if (f.goKind === 'pointer') return false;
   if (f.goKind === 'slice' || f.goKind === 'map' || f.repeated || f.map !== undefined) {
     return v === null || (Array.isArray(v) && v.length === 0) || v === '' || (isRecord(v) && Object.keys(v).length === 0);
   }
