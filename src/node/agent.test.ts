@@ -140,8 +140,16 @@ void test('a pod goes ContainerCreating -> Running through pods/status', async (
   assert.equal(pod?.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
   const statusWrites = client.calls.filter((c) => c.verb === 'patch' && c.resource === 'pods');
   assert.ok(statusWrites.every((c) => c.subresource === 'status'));
-  const reasons = events().filter((e) => e.involvedObject?.name === 'web').map((e) => e.reason);
-  assert.deepEqual(reasons, ['Pulling', 'Pulled', 'Created', 'Started']);
+  const podEvents = events().filter((e) => e.involvedObject?.name === 'web');
+  assert.deepEqual(
+    podEvents.map((e) => [e.reason, e.involvedObject?.fieldPath]),
+    [
+      ['Pulling', 'spec.containers{app}'],
+      ['Pulled', 'spec.containers{app}'],
+      ['Created', 'spec.containers{app}'],
+      ['Started', 'spec.containers{app}'],
+    ],
+  );
   await advance(11_000);
   const node = client.peek<Node>(resources.nodes, 'linux-amd64-1');
   assert.ok(node?.status?.images?.some((i) => i.names?.includes('docker.io/library/nginx:1.27') && i.sizeBytes === 72_099_410));
@@ -218,6 +226,12 @@ void test('simulated logs say what ran where', async (t) => {
     'image docker.io/library/nginx:1.27 (linux/amd64)',
     'node linux-amd64-1 (linux/amd64), started 2026-01-01T00:00:00Z',
   ]);
+  assert.equal(
+    await host.logs('default', 'web', undefined, { tailLines: 1, timestamps: true }),
+    '2026-01-01T00:00:00.660000000Z node linux-amd64-1 (linux/amd64), started 2026-01-01T00:00:00Z\n',
+  );
+  assert.equal(await host.logs('default', 'web', 'nope', {}), undefined);
+  assert.equal(await host.logs('default', 'other', undefined, {}), undefined);
 });
 
 void test('the kube-node-lease namespace is created when the API server has none', async (t) => {

@@ -143,7 +143,8 @@ class SimulatedNode {
       admittedPods: (uid) => [...this.pods.entries()].filter(([u, e]) => u !== uid && !e.deleted && !e.worker.isTerminal).map(([, e]) => e.worker.current),
       allocatePodIP: (uid) => this.allocator().allocate(uid),
       releasePodIP: (uid) => this.ipAllocator?.release(uid),
-      event: (pod: Pod, e: KubeletEvent) => this.recorder.event(podRef(pod), e.type, e.reason, e.message),
+      event: (pod: Pod, e: KubeletEvent, fieldPath?: string) =>
+        this.recorder.event(podRef(pod), e.type, e.reason, e.message, fieldPath !== undefined ? { fieldPath } : undefined),
       timings: opts.timings,
     };
   }
@@ -239,6 +240,32 @@ export class NodeHost implements NodeHostView {
     return undefined;
   }
 
+  /**
+   * `kubectl logs` for hosted pods, in the API server's `PodLogSource` shape: the simulated output of
+   * `container` (default: the first app container), `previous` for the last terminated instance, the last
+   * `tailLines`, with RFC3339Nano timestamps when asked. Undefined when the pod or container is not here.
+   */
+  async logs(
+    namespace: string,
+    pod: string,
+    container: string | undefined,
+    opts: { tailLines?: number; previous?: boolean; timestamps?: boolean } = {},
+  ): Promise<string | undefined> {
+    for (const n of this.nodes.values()) {
+      for (const e of n.pods.values()) {
+        const p = e.worker.current;
+        if (p.metadata?.namespace !== namespace || p.metadata.name !== pod) continue;
+        const name = container ?? p.spec?.containers[0]?.name;
+        if (name === undefined) return undefined;
+        const lines = e.worker.logLines(name, opts.previous === true);
+        if (lines === undefined) return undefined;
+        const tail = opts.tailLines !== undefined && opts.tailLines >= 0 ? lines.slice(Math.max(0, lines.length - opts.tailLines)) : lines;
+        return tail.map((l) => `${opts.timestamps === true ? `${new Date(l.atMs).toISOString().replace(/\.(\d{3})Z$/, '.$1000000Z')} ` : ''}${l.text}\n`).join('');
+      }
+    }
+    return undefined;
+  }
+
   /** The pod status a hosted pod currently has (tests, the proxy). */
   hostedPod(namespace: string, name: string): { pod: Pod; node: SimulatedNodeSpec } | undefined {
     for (const n of this.nodes.values()) {
@@ -314,6 +341,13 @@ export class NodeHost implements NodeHostView {
   /** Waits for pending event writes of every node (tests, shutdown). */
   async flushEvents(): Promise<void> {
     await Promise.all([...this.nodes.values()].map((n) => n.recorder.flush()));
+  }
+
+  /** `stop()`, then writes the events still queued and stops the recorders. */
+  async shutdown(): Promise<void> {
+    this.stop();
+    await this.flushEvents();
+    for (const n of this.nodes.values()) n.recorder.stop();
   }
 
   private preload(n: SimulatedNode): void {

@@ -75,8 +75,8 @@ export interface PodWorkerContext {
   admittedPods(exceptUid: string): Pod[];
   allocatePodIP(uid: string): string;
   releasePodIP(uid: string): void;
-  /** Records an event about the pod (fire-and-forget). */
-  event(pod: Pod, e: KubeletEvent): void;
+  /** Records an event about the pod (fire-and-forget); `fieldPath` names a container (`spec.containers{web}`). */
+  event(pod: Pod, e: KubeletEvent, fieldPath?: string): void;
   readonly timings: PodWorkerTimings;
 }
 
@@ -85,6 +85,12 @@ type SimState =
   | { kind: 'pulling'; pull: PullInProgress }
   | { kind: 'running'; startedAt: number; readyAt: number | undefined; exitAt: number | undefined; exitCode: number; exitLog?: string }
   | { kind: 'terminated'; exitCode: number; reason: string; message?: string; startedAt: number; finishedAt: number };
+
+/** One line of a simulated container's output. */
+export interface LogLine {
+  readonly atMs: number;
+  readonly text: string;
+}
 
 interface SimContainer {
   readonly name: string;
@@ -99,8 +105,8 @@ interface SimContainer {
   everStarted: boolean;
   containerID?: string;
   image?: StoredImage;
-  logs: string[];
-  previousLogs: string[];
+  logs: LogLine[];
+  previousLogs: LogLine[];
 }
 
 export interface SyncResult {
@@ -181,6 +187,11 @@ export class PodWorker {
 
   /** Simulated log lines of a container (`previous` for the last terminated instance). */
   logs(container: string, previous = false): string[] | undefined {
+    return this.logLines(container, previous)?.map((l) => l.text);
+  }
+
+  /** Log lines with the time each was written. */
+  logLines(container: string, previous = false): LogLine[] | undefined {
     const c = this.containers.find((x) => x.name === container);
     if (c === undefined) return undefined;
     return previous ? c.previousLogs : c.logs;
@@ -206,8 +217,9 @@ export class PodWorker {
     };
   }
 
-  private emit(e: KubeletEvent): void {
-    this.ctx.event(this.pod, e);
+  /** Records an event about the pod, or about one of its containers (`involvedObject.fieldPath`). */
+  private emit(e: KubeletEvent, c?: SimContainer): void {
+    this.ctx.event(this.pod, e, c === undefined ? undefined : `${c.init ? 'spec.initContainers' : 'spec.containers'}{${c.name}}`);
   }
 
   private get hostNetwork(): boolean {
@@ -302,9 +314,9 @@ export class PodWorker {
     if (s.kind === 'pulling') {
       if (s.pull.doneAtMs > nowMs) return s.pull.doneAtMs;
       const out = this.ctx.imageManager.completePull(s.pull);
-      for (const e of out.events) this.emit(e);
+      for (const e of out.events) this.emit(e, c);
       if (out.kind === 'error') {
-        this.emit({ type: 'Warning', reason: containerEventReasons.FailedToCreateContainer, message: `Error: ${out.reason}` });
+        this.emit({ type: 'Warning', reason: containerEventReasons.FailedToCreateContainer, message: `Error: ${out.reason}` }, c);
         c.state = { kind: 'waiting', reason: out.reason, message: out.message };
         return nowMs + this.ctx.timings.plegResyncMs;
       }
@@ -317,7 +329,7 @@ export class PodWorker {
       const finishedAt = c.lastTermination.finishedAt;
       if (this.ctx.crashBackoff.isInBackOffSince(key, finishedAt, nowMs)) {
         const delay = this.ctx.crashBackoff.get(key);
-        this.emit({ type: 'Warning', reason: containerEventReasons.BackOffStartContainer, message: `Back-off restarting failed container ${c.name} in pod ${formatPod(this.pod)}` });
+        this.emit({ type: 'Warning', reason: containerEventReasons.BackOffStartContainer, message: `Back-off restarting failed container ${c.name} in pod ${formatPod(this.pod)}` }, c);
         c.state = {
           kind: 'waiting',
           reason: waitingReasons.CrashLoopBackOff,
@@ -328,9 +340,9 @@ export class PodWorker {
       this.ctx.crashBackoff.next(key, finishedAt);
     }
     const ensure = this.ctx.imageManager.ensureImageExists(this.uid, c.spec.image ?? '', c.spec.imagePullPolicy as PullPolicy | undefined, nowMs);
-    for (const e of ensure.events) this.emit(e);
+    for (const e of ensure.events) this.emit(e, c);
     if (ensure.kind === 'error') {
-      this.emit({ type: 'Warning', reason: containerEventReasons.FailedToCreateContainer, message: `Error: ${ensure.reason}` });
+      this.emit({ type: 'Warning', reason: containerEventReasons.FailedToCreateContainer, message: `Error: ${ensure.reason}` }, c);
       c.state = { kind: 'waiting', reason: ensure.reason, message: ensure.message };
       const retry = this.ctx.imageManager.retryAtMs(this.uid, c.spec.image ?? '');
       return retry !== undefined && retry > nowMs ? retry : nowMs + this.ctx.timings.syncRetryMs;
@@ -363,29 +375,34 @@ export class PodWorker {
     c.containerID = `containerd://${randomBytes(32).toString('hex')}`;
     if (c.everStarted) c.previousLogs = c.logs;
     c.logs = [];
-    this.emit({ type: 'Normal', reason: containerEventReasons.CreatedContainer, message: `Created container: ${c.name}` });
+    this.emit({ type: 'Normal', reason: containerEventReasons.CreatedContainer, message: `Created container: ${c.name}` }, c);
     const failure = image.image.startFailure;
     if (failure?.kind === 'osMismatch') {
       const message = windowsOsMismatchError(c.containerID.slice('containerd://'.length));
-      this.emit({ type: 'Warning', reason: containerEventReasons.FailedToStartContainer, message: `Error: ${message}` });
+      this.emit({ type: 'Warning', reason: containerEventReasons.FailedToStartContainer, message: `Error: ${message}` }, c);
       c.everStarted = true;
       c.state = { kind: 'terminated', exitCode: 128, reason: 'StartError', message, startedAt: 0, finishedAt: nowMs };
-      c.logs.push(`hcs: The container operating system does not match the host operating system. (image ${image.image.ref.normalized} is built for ${image.image.platform.osVersion ?? 'another build'}, node ${this.ctx.spec.name} runs ${this.ctx.spec.kernelVersion ?? this.ctx.spec.windowsBuild ?? ''})`);
+      c.logs.push({ atMs: nowMs, text: `hcs: The container operating system does not match the host operating system. (image ${image.image.ref.normalized} is built for ${image.image.platform.osVersion ?? 'another build'}, node ${this.ctx.spec.name} runs ${this.ctx.spec.kernelVersion ?? this.ctx.spec.windowsBuild ?? ''})` });
       return nowMs + this.ctx.timings.plegResyncMs;
     }
-    this.emit({ type: 'Normal', reason: containerEventReasons.StartedContainer, message: `Started container ${c.name}` });
+    this.emit({ type: 'Normal', reason: containerEventReasons.StartedContainer, message: `Started container ${c.name}` }, c);
     c.everStarted = true;
     const b: SimulatedBehaviour = behaviourOf(this.pod, c.name, c.init && !c.sidecar);
     const platform = image.image.platform;
-    c.logs.push(
-      `kubemix simulated container "${c.name}" of pod ${this.pod.metadata?.namespace ?? ''}/${this.pod.metadata?.name ?? ''}`,
-      `image ${image.image.ref.normalized} (${formatPlatform(platform)}${platform.osVersion !== undefined ? ` ${platform.osVersion}` : ''})`,
-      `node ${this.ctx.spec.name} (${this.ctx.spec.os}/${this.ctx.spec.arch}${this.ctx.spec.windowsBuild !== undefined ? ` ${this.ctx.spec.windowsBuild}` : ''}), started ${iso(nowMs)}`,
-    );
     if (failure?.kind === 'execFormat') {
+      // The entrypoint is a binary for another architecture: the process never runs, the exec fails.
       c.state = { kind: 'running', startedAt: nowMs, readyAt: undefined, exitAt: nowMs + 100, exitCode: 255, exitLog: `exec ${entrypointOf(c.spec)}: exec format error` };
       return nowMs + 100;
     }
+    const at = nowMs;
+    c.logs.push(
+      { atMs: at, text: `kubemix simulated container "${c.name}" of pod ${this.pod.metadata?.namespace ?? ''}/${this.pod.metadata?.name ?? ''}` },
+      { atMs: at, text: `image ${image.image.ref.normalized} (${formatPlatform(platform)}${platform.osVersion !== undefined ? ` ${platform.osVersion}` : ''})` },
+      {
+        atMs: at,
+        text: `node ${this.ctx.spec.name} (${this.ctx.spec.os}/${this.ctx.spec.arch}${this.ctx.spec.windowsBuild !== undefined ? ` ${this.ctx.spec.windowsBuild}` : ''}), started ${iso(nowMs)}`,
+      },
+    );
     const readiness = c.spec.readinessProbe;
     let readyAt: number | undefined = nowMs + (b.readyAfterMs ?? (readiness?.initialDelaySeconds ?? 0) * 1000);
     if (b.neverReady) readyAt = undefined;
@@ -397,15 +414,14 @@ export class PodWorker {
   private exitContainer(c: SimContainer, exitCode: number, atMs: number, log?: string): void {
     const s = c.state;
     if (s.kind !== 'running') return;
-    if (log !== undefined) c.logs.push(log);
-    else c.logs.push(`kubemix simulated exit with code ${exitCode}`);
+    c.logs.push({ atMs: atMs, text: log ?? `kubemix simulated exit with code ${exitCode}` });
     c.state = { kind: 'terminated', exitCode, reason: exitCode === 0 ? 'Completed' : 'Error', startedAt: s.startedAt, finishedAt: atMs };
   }
 
   private killForRestart(c: SimContainer, nowMs: number): void {
     const s = c.state;
     if (s.kind !== 'running') return;
-    this.emit({ type: 'Normal', reason: containerEventReasons.KillingContainer, message: `Container ${c.name} definition changed, will be restarted` });
+    this.emit({ type: 'Normal', reason: containerEventReasons.KillingContainer, message: `Container ${c.name} definition changed, will be restarted` }, c);
     c.lastTermination = { kind: 'terminated', exitCode: 0, reason: 'Completed', startedAt: s.startedAt, finishedAt: nowMs };
     c.state = { kind: 'waiting', reason: waitingReasons.ContainerCreating };
     c.needsStart = true;
@@ -427,7 +443,7 @@ export class PodWorker {
           continue;
         }
         if (c.state.kind !== 'running') continue;
-        this.emit({ type: 'Normal', reason: containerEventReasons.KillingContainer, message: `Stopping container ${c.name}` });
+        this.emit({ type: 'Normal', reason: containerEventReasons.KillingContainer, message: `Stopping container ${c.name}` }, c);
         const ignores = behaviourOf(this.pod, c.name).ignoreSigterm;
         const t = ignores ? grace : Math.min(grace, this.ctx.timings.stopMs);
         if (ignores) this.killedBySigkill = true;
