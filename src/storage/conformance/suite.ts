@@ -547,7 +547,7 @@ export function registerBackendConformance(target: ConformanceTarget): void {
         }
       }));
 
-    void test('closing the backend ends its watches', async () => {
+    void test('closing the backend ends its watches, and later calls fail', async () => {
       const fixture = await target.fixture();
       try {
         const b = await fixture.open();
@@ -556,6 +556,8 @@ export function registerBackendConformance(target: ConformanceTarget): void {
         await b.close();
         assert.deepEqual(await pending, { done: true, value: undefined });
         await b.close();
+        await assert.rejects(b.create(`${fixture.root}pods/default/a`, enc('1')), /storage backend is closed/);
+        await assert.rejects(b.get(`${fixture.root}pods/default/a`), /storage backend is closed/);
       } finally {
         await fixture.cleanup();
       }

@@ -480,7 +480,7 @@ export class SqliteBackend implements Backend {
   }
 
   #statements(): Statements {
-    if (this.#stmts === undefined) {
+    if (this.#closed || this.#stmts === undefined) {
       throw new Error(this.#closed ? 'storage backend is closed' : 'storage backend is not started');
     }
     return this.#stmts;
