@@ -273,6 +273,25 @@ void describe('informer', () => {
     assert.deepEqual(s.messages, ['watch failed']);
   });
 
+  void test('an ERROR event other than 410 backs off and re-watches from the last resourceVersion', async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([], '4'));
+    const clock = new FakeClock();
+    const s = silent();
+    const inf = createInformer<Pod>(client, resources.pods, { clock, log: s.log });
+    inf.start();
+    t.after(() => inf.stop());
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    client.watches[0]?.send('MODIFIED', pod('a', '6'));
+    client.watches[0]?.send('ERROR', apiErrors.internal('etcd is sad').toStatus());
+    await waitUntil(() => s.messages.length === 1, 'the failure');
+    assert.equal(client.watches[0]?.closed, true);
+    clock.step(800);
+    await waitUntil(() => client.watches.length === 2, 'the second watch');
+    assert.equal(client.watches[1]?.opts.resourceVersion, '6');
+    assert.equal(client.calls.filter((c) => c.verb === 'list').length, 1);
+  });
+
   void test('the backoff is capped at 30 s', async (t) => {
     const client = new FakeClient();
     let attempts = 0;
