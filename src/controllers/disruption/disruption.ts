@@ -7,7 +7,6 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Deployment, ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { PodDisruptionBudget, PodDisruptionBudgetStatus } from 'kubernetes-types/policy/v1.js';
-import type { Condition } from 'kubernetes-types/meta/v1.js';
 import { isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
 import { controllerRef } from '../_owner.js';
