@@ -5,7 +5,7 @@
  * pods bound to it that reference no other objects. Mutating phase only, as upstream (`Admit`).
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import { ApiError, apiErrors, StatusReason } from '../../api/errors.js';
+import { ApiError, StatusReason } from '../../api/errors.js';
 import { admissionForbidden, isResource } from '../_errors.js';
 import { deepEqual } from '../../apiserver/validation/objectmeta.js';
 import { names } from '../names.js';
@@ -120,7 +120,7 @@ export class NodeRestriction implements MutatingPlugin {
 
   private async admitPodCreate(nodeName: string, a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> {
     const pod = a.object as Pod | undefined;
-    if (pod === undefined) throw apiErrors.badRequest(`unexpected type ${typeof a.object}`);
+    if (pod === undefined) throw admissionForbidden(a, `unexpected type ${typeof a.object}`);
     if (pod.metadata?.annotations?.[mirrorPodAnnotationKey] === undefined) {
       throw admissionForbidden(a, `pod does not have "${mirrorPodAnnotationKey}" annotation, node "${nodeName}" can only create mirror pods`);
     }
@@ -151,10 +151,15 @@ export class NodeRestriction implements MutatingPlugin {
       containers.some((c) => (c.env ?? []).some((e) => e.valueFrom?.configMapKeyRef !== undefined) || (c.envFrom ?? []).some((e) => e.configMapRef !== undefined));
     if (hasConfigMaps) throw admissionForbidden(a, `node "${nodeName}" can not create pods that reference configmaps`);
     for (const v of spec?.volumes ?? []) {
-      if (v.persistentVolumeClaim !== undefined) throw admissionForbidden(a, `node "${nodeName}" can not create pods that reference persistentvolumeclaims`);
-      if (v.ephemeral !== undefined) throw admissionForbidden(a, `node "${nodeName}" can not create pods that use generic ephemeral volumes`);
+      for (const src of v.projected?.sources ?? []) {
+        if ((src as { clusterTrustBundle?: unknown }).clusterTrustBundle !== undefined) {
+          throw admissionForbidden(a, `node "${nodeName}" can not create pods that reference clustertrustbundles`);
+        }
+      }
     }
-    if ((spec?.resourceClaims ?? []).length > 0) throw admissionForbidden(a, `node "${nodeName}" can not create pods that reference resourceclaims`);
+    for (const v of spec?.volumes ?? []) {
+      if (v.persistentVolumeClaim !== undefined) throw admissionForbidden(a, `node "${nodeName}" can not create pods that reference persistentvolumeclaims`);
+    }
   }
 
   private admitPodStatus(nodeName: string, a: AdmissionAttributes): void {
@@ -166,11 +171,11 @@ export class NodeRestriction implements MutatingPlugin {
   }
 
   private async admitPodEviction(nodeName: string, a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> {
-    if (a.operation !== 'CREATE') throw admissionForbidden(a, `unexpected operation "${a.operation}"`);
+    if (a.operation !== 'CREATE') throw admissionForbidden(a, `unexpected operation ${a.operation}`);
     const podName = a.name !== '' ? a.name : (a.object?.metadata?.name ?? '');
-    if (podName === '') throw apiErrors.badRequest('could not determine pod from request data');
+    if (podName === '') throw admissionForbidden(a, 'could not determine pod from request data');
     const pod = await lookup.getPod(a.namespace, podName);
-    if (pod === undefined) return;
+    if (pod === undefined) throw notFound('pod', podName);
     if ((pod.spec?.nodeName ?? '') !== nodeName) throw admissionForbidden(a, `node ${nodeName} can only evict pods with spec.nodeName set to itself`);
   }
 

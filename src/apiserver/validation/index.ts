@@ -71,7 +71,7 @@ const table: Record<string, KindValidators> = {
 const pathSegmentNamed = new Set(['rbac.authorization.k8s.io/Role', 'rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRole', 'rbac.authorization.k8s.io/ClusterRoleBinding']);
 
 /** Validates a create (no `oldObj`) or an update of one object of the given kind. */
-export function validate(kind: GroupKind, obj: KubeObject, oldObj?: KubeObject, opts: ValidateOptions = {}): FieldError[] {
+export function validate<T extends KubeObject>(kind: GroupKind, obj: T, oldObj?: T, opts: ValidateOptions = {}): FieldError[] {
   const key = `${kind.group}/${kind.kind}`;
   const v = table[key];
   if (v === undefined) {

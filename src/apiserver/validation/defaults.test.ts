@@ -1,0 +1,135 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Deployment, DaemonSet } from 'kubernetes-types/apps/v1.js';
+import type { CronJob } from 'kubernetes-types/batch/v1.js';
+import type { Namespace, Pod, Secret, Service } from 'kubernetes-types/core/v1.js';
+import { applyDefaults, defaultCronJob, defaultDaemonSet, defaultDeployment, defaultNamespace, defaultPod, defaultSecret, defaultService, imageTag, podQOSClass, preparePodForCreate, prepareServiceForUpdate } from './defaults.js';
+
+test('imagePullPolicy: Always for :latest or no tag, IfNotPresent otherwise (ParseImageName)', () => {
+  const cases: [string, string][] = [
+    ['nginx', 'latest'],
+    ['nginx:latest', 'latest'],
+    ['nginx:1.27', '1.27'],
+    ['registry:5000/team/app', 'latest'],
+    ['registry:5000/team/app:v1', 'v1'],
+    ['nginx@sha256:abcd', ''],
+    ['nginx:1.27@sha256:abcd', '1.27'],
+  ];
+  for (const [image, tag] of cases) assert.equal(imageTag(image), tag, image);
+  const pod: Pod = { spec: { containers: [{ name: 'a', image: 'nginx' }, { name: 'b', image: 'nginx:1.27' }, { name: 'c', image: 'nginx@sha256:abcd' }] } };
+  defaultPod(pod);
+  assert.deepEqual(pod.spec?.containers.map((c) => c.imagePullPolicy), ['Always', 'IfNotPresent', 'IfNotPresent']);
+});
+
+test('a minimal pod is defaulted as kubectl get -o yaml shows on 1.32', () => {
+  const pod: Pod = {
+    metadata: { name: 'web', namespace: 'default' },
+    spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '500m', memory: '128Mi' } } }] },
+  };
+  defaultPod(pod);
+  preparePodForCreate(pod);
+  assert.deepEqual(pod.spec, {
+    containers: [
+      {
+        name: 'nginx',
+        image: 'nginx:1.27',
+        imagePullPolicy: 'IfNotPresent',
+        ports: [{ containerPort: 80, protocol: 'TCP' }],
+        resources: { limits: { cpu: '500m', memory: '128Mi' }, requests: { cpu: '500m', memory: '128Mi' } },
+        terminationMessagePath: '/dev/termination-log',
+        terminationMessagePolicy: 'File',
+      },
+    ],
+    dnsPolicy: 'ClusterFirst',
+    enableServiceLinks: true,
+    restartPolicy: 'Always',
+    schedulerName: 'default-scheduler',
+    securityContext: {},
+    terminationGracePeriodSeconds: 30,
+  });
+  assert.deepEqual(pod.status, { phase: 'Pending', qosClass: 'Guaranteed' });
+});
+
+test('QoS classes', () => {
+  assert.equal(podQOSClass({ containers: [{ name: 'a' }] }), 'BestEffort');
+  assert.equal(podQOSClass({ containers: [{ name: 'a', resources: { requests: { cpu: '100m' } } }] }), 'Burstable');
+  assert.equal(podQOSClass({ containers: [{ name: 'a', resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } }] }), 'Guaranteed');
+});
+
+test('Deployment defaults: replicas 1, RollingUpdate 25%/25%, history 10, deadline 600; template without enableServiceLinks', () => {
+  const d: Deployment = { metadata: { name: 'd' }, spec: { selector: { matchLabels: { a: 'b' } }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } } };
+  defaultDeployment(d);
+  assert.equal(d.spec?.replicas, 1);
+  assert.deepEqual(d.spec?.strategy, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: '25%', maxSurge: '25%' } });
+  assert.equal(d.spec?.revisionHistoryLimit, 10);
+  assert.equal(d.spec?.progressDeadlineSeconds, 600);
+  assert.equal(d.spec?.template.spec?.enableServiceLinks, undefined);
+  assert.equal(d.spec?.template.spec?.schedulerName, 'default-scheduler');
+  assert.equal((d.spec?.template.metadata as Record<string, unknown>)['creationTimestamp'], null);
+  const recreate: Deployment = { spec: { selector: {}, template: {}, strategy: { type: 'Recreate' } } };
+  defaultDeployment(recreate);
+  assert.deepEqual(recreate.spec?.strategy, { type: 'Recreate' });
+});
+
+test('DaemonSet defaults: RollingUpdate maxUnavailable 1 maxSurge 0, history 10', () => {
+  const ds: DaemonSet = { spec: { selector: {}, template: { spec: { containers: [] } } } };
+  defaultDaemonSet(ds);
+  assert.deepEqual(ds.spec?.updateStrategy, { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1, maxSurge: 0 } });
+  assert.equal(ds.spec?.revisionHistoryLimit, 10);
+});
+
+test('CronJob defaults', () => {
+  const cj: CronJob = { spec: { schedule: '*/5 * * * *', jobTemplate: { spec: { template: { spec: { containers: [], restartPolicy: 'OnFailure' } } } } } };
+  defaultCronJob(cj);
+  assert.equal(cj.spec?.concurrencyPolicy, 'Allow');
+  assert.equal(cj.spec?.suspend, false);
+  assert.equal(cj.spec?.successfulJobsHistoryLimit, 3);
+  assert.equal(cj.spec?.failedJobsHistoryLimit, 1);
+  assert.equal(cj.spec?.jobTemplate.spec?.backoffLimit, 6);
+});
+
+test('Service defaults: ClusterIP, None affinity, TCP, targetPort = port, Cluster traffic policies; LB node ports', () => {
+  const s: Service = { spec: { ports: [{ port: 80 }, { port: 53, protocol: 'UDP', targetPort: 'dns' }] } };
+  defaultService(s);
+  assert.deepEqual(s.spec, {
+    ports: [
+      { port: 80, protocol: 'TCP', targetPort: 80 },
+      { port: 53, protocol: 'UDP', targetPort: 'dns' },
+    ],
+    sessionAffinity: 'None',
+    type: 'ClusterIP',
+    internalTrafficPolicy: 'Cluster',
+  });
+  const lb: Service = { spec: { type: 'LoadBalancer', ports: [{ port: 443 }] } };
+  defaultService(lb);
+  assert.equal(lb.spec?.externalTrafficPolicy, 'Cluster');
+  assert.equal(lb.spec?.allocateLoadBalancerNodePorts, true);
+  const ext: Service = { spec: { type: 'ExternalName', externalName: 'x.example.com' } };
+  defaultService(ext);
+  assert.equal(ext.spec?.internalTrafficPolicy, undefined);
+  const aff: Service = { spec: { sessionAffinity: 'ClientIP', ports: [{ port: 1 }] } };
+  defaultService(aff);
+  assert.deepEqual(aff.spec?.sessionAffinityConfig, { clientIP: { timeoutSeconds: 10800 } });
+});
+
+test('Service update from NodePort to ClusterIP clears the untouched node ports', () => {
+  const old: Service = { spec: { type: 'NodePort', ports: [{ port: 80, nodePort: 30080 }], externalTrafficPolicy: 'Cluster' } };
+  const cur: Service = { spec: { type: 'ClusterIP', ports: [{ port: 80, nodePort: 30080 }], externalTrafficPolicy: 'Cluster' } };
+  prepareServiceForUpdate(cur, old);
+  assert.deepEqual(cur.spec, { type: 'ClusterIP', ports: [{ port: 80 }] });
+});
+
+test('Namespace: metadata.name label, Active phase, kubernetes finalizer on create', () => {
+  const ns: Namespace = { metadata: { name: 'team-a' } };
+  defaultNamespace(ns, { create: true });
+  assert.deepEqual(ns, { metadata: { name: 'team-a', labels: { 'kubernetes.io/metadata.name': 'team-a' } }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
+});
+
+test('Secret type Opaque; applyDefaults dispatches by kind', () => {
+  const s: Secret = {};
+  defaultSecret(s);
+  assert.equal(s.type, 'Opaque');
+  const s2: Secret = {};
+  applyDefaults({ group: '', kind: 'Secret' }, s2);
+  assert.equal(s2.type, 'Opaque');
+});
