@@ -310,3 +310,14 @@ void test('a status write through the subresource is its own manager entry', () 
     },
   ]);
 });
+
+void test('an apply patch of another version, or with managedFields, is a 400', () => {
+  assert.throws(
+    () => applyPatch(undefined, { apiVersion: 'apps/v1beta1', kind: 'Deployment', metadata: { name: 'd' } }, deploySchema, { manager: 'm', apiVersion: 'apps/v1', now }),
+    (e: unknown) => isApiError(e) && e.code === 400 && e.message === 'Incorrect version specified in apply patch. Specified patch version: apps/v1beta1, expected: apps/v1',
+  );
+  assert.throws(
+    () => applyPatch(undefined, { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'd', managedFields: [] } }, deploySchema, { manager: 'm', apiVersion: 'apps/v1', now }),
+    (e: unknown) => isApiError(e) && e.code === 400 && e.message === 'metadata.managedFields must be nil',
+  );
+});

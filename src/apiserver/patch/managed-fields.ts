@@ -541,6 +541,14 @@ export function updateManagedFields(old: JsonObject | undefined, updated: JsonOb
  */
 export function applyPatch(live: JsonObject | undefined, applied: JsonObject, schema: ApplySchema | undefined, opts: ApplyOptions): JsonObject {
   const reset = opts.resetFields ?? [];
+  const patchVersion = applied['apiVersion'];
+  if (typeof patchVersion === 'string' && patchVersion !== opts.apiVersion) {
+    throw new ApiError(400, StatusReason.BadRequest, `Incorrect version specified in apply patch. Specified patch version: ${patchVersion}, expected: ${opts.apiVersion}`);
+  }
+  const appliedMetaIn = applied['metadata'];
+  if (isObject(appliedMetaIn) && appliedMetaIn['managedFields'] !== undefined && appliedMetaIn['managedFields'] !== null) {
+    throw new ApiError(400, StatusReason.BadRequest, 'metadata.managedFields must be nil');
+  }
   const liveObj = live ?? {};
   const entries = decode(isObject(liveObj['metadata']) ? liveObj['metadata']['managedFields'] : undefined);
   const config = tracked(applied, reset);

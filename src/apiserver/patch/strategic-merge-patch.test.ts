@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OpenApi } from '../openapi/openapi.js';
-import { applyStrategicMergePatch } from './strategic-merge-patch.js';
+import { applyStrategicMergePatch, smpErrors, strategicMergePatchApiError } from './strategic-merge-patch.js';
 import { PatchError } from './json-patch.js';
 import type { JsonObject } from './json.js';
 
@@ -179,3 +179,20 @@ for (const tc of cases) {
     assert.equal(JSON.stringify(tc.original), before, 'the original is not mutated');
   });
 }
+
+void test('strategic merge patch errors become the Status kube-apiserver answers', () => {
+  assert.deepEqual(strategicMergePatchApiError(new PatchError(smpErrors.badPatchFormatForRetainKeys)).toStatus(), {
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message: 'invalid patch format of retainKeys',
+    reason: 'BadRequest',
+    code: 400,
+  });
+  const s = strategicMergePatchApiError(new PatchError('map: map[image:x] does not contain declared merge key: name')).toStatus();
+  assert.equal(s.code, 500);
+  assert.equal(s.reason, '');
+  assert.equal(s.message, 'map: map[image:x] does not contain declared merge key: name');
+  assert.equal(strategicMergePatchApiError(new PatchError(smpErrors.noListOfLists)).toStatus().code, 422);
+});

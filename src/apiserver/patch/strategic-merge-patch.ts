@@ -6,7 +6,8 @@
  * `$setElementOrder/<list>`, `$retainKeys` and `$deleteFromPrimitiveList/<list>` work as upstream.
  */
 import { deepCopy, isObject, jsonEqual, type JsonObject, type JsonValue } from './json.js';
-import { PatchError } from './json-patch.js';
+import { ApiError, StatusReason } from '../../api/errors.js';
+import { jsonPatchApiError, PatchError } from './json-patch.js';
 
 /** Where the patch metadata comes from: the OpenAPI `SchemaNode` satisfies this. */
 export interface PatchSchema {
@@ -357,4 +358,22 @@ function findByKey(list: readonly JsonValue[], n: number, mergeKey: string, valu
     if (Object.prototype.hasOwnProperty.call(o, mergeKey) && jsonEqual(o[mergeKey], value)) return i;
   }
   return -1;
+}
+
+/**
+ * The Status kube-apiserver answers when a strategic merge patch fails (`interpretStrategicMergePatchError`):
+ * 400 for malformed directives, 422 for lists of lists, and a 500 with the bare message for the rest
+ * (`map: ... does not contain declared merge key: name`).
+ */
+export function strategicMergePatchApiError(err: PatchError): ApiError {
+  switch (err.message) {
+    case smpErrors.badPatchFormatForPrimitiveList:
+    case smpErrors.badPatchFormatForRetainKeys:
+    case smpErrors.badPatchFormatForSetElementOrderList:
+      return new ApiError(400, StatusReason.BadRequest, err.message);
+    case smpErrors.noListOfLists:
+      return jsonPatchApiError(err);
+    default:
+      return new ApiError(500, StatusReason.Unknown, err.message);
+  }
 }
