@@ -6,7 +6,28 @@
 import { printTable } from './printers/index.js';
 import { OpenApi } from './openapi/index.js';
 import { ApiServer, type ApiServerOptions } from './server.js';
-import type { OpenApiProvider, TableConvertor } from './seams.js';
+import type { OpenApiProvider, Patcher, TableConvertor } from './seams.js';
+import type { ManagedFieldsUpdater } from './registry/policy.js';
+import type { ResourceDef } from './discovery/resource-defs.js';
+import type { StoredObject } from './storage/watch-cache.js';
+import {
+  applyJsonPatch,
+  applyMergePatch,
+  applyPatch,
+  applyStrategicMergePatch,
+  jsonPatchApiError,
+  maxJSONPatchOperations,
+  PatchError,
+  tooManyOperations,
+  updateManagedFields,
+  type JsonObject,
+} from './patch/index.js';
+import { ApiError, apiErrors } from '../api/errors.js';
+import { apiVersionOf } from '../api/resources.js';
+import type { EvictionPolicy } from './subresources.js';
+import { checkEviction } from '../controllers/disruption/eviction.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import { kubemixObjectPolicy, storeLookup } from './object-policy.js';
 import { ServiceHooks } from './service-hooks.js';
 import { defaultAdmissionChain } from '../admission/index.js';
@@ -27,7 +48,88 @@ export function openApiProvider(openapi: OpenApi): OpenApiProvider {
   };
 }
 
-export type CreateApiServerOptions = Omit<ApiServerOptions, 'tables' | 'openapi' | 'policy' | 'hooks'> & {
+function schemaOf(openapi: OpenApi, def: ResourceDef): ReturnType<OpenApi['nodeFor']> {
+  return def.custom ? undefined : openapi.nodeFor({ group: def.group, version: def.version, kind: def.kind });
+}
+
+/** The fields a write through the main resource or a subresource cannot change (the strategy resets them). */
+function resetFields(def: ResourceDef, subresource: string): string[][] {
+  if (subresource === 'status') return [['spec'], ['metadata']];
+  return def.subresources.has('status') ? [['status']] : [];
+}
+
+function isObject(v: unknown): v is JsonObject {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** JSON, merge and strategic merge patches and server-side apply, typed by the 1.32 OpenAPI. */
+export function patcher(openapi: OpenApi, now: () => number = Date.now): Patcher {
+  return {
+    patch(def, live, type, body) {
+      try {
+        if (type === 'json') {
+          if (!Array.isArray(body)) throw apiErrors.badRequest('json: cannot unmarshal object into Go value of type jsonpatch.Patch');
+          if (body.length > maxJSONPatchOperations) throw tooManyOperations(body.length);
+          return applyJsonPatch(live as JsonObject, body as JsonObject[]);
+        }
+        if (!isObject(body)) throw apiErrors.badRequest('json: cannot unmarshal array into Go value of type map[string]interface {}');
+        if (type === 'merge') {
+          const out = applyMergePatch(live as JsonObject, body);
+          if (!isObject(out)) throw apiErrors.badRequest('the patch did not produce an object');
+          return out;
+        }
+        if (def.custom) {
+          // Custom resources have no strategic merge metadata (kube-apiserver answers 415 for them).
+          throw new ApiError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml', {});
+        }
+        return applyStrategicMergePatch(live as JsonObject, body, schemaOf(openapi, def));
+      } catch (e) {
+        if (e instanceof PatchError) throw jsonPatchApiError(e);
+        throw e;
+      }
+    },
+    apply(def, live, applied, ctx) {
+      return applyPatch(live as JsonObject | undefined, applied as JsonObject, schemaOf(openapi, def), {
+        manager: ctx.fieldManager,
+        apiVersion: apiVersionOf(def),
+        ...(ctx.subresource !== '' ? { subresource: ctx.subresource } : {}),
+        now: now(),
+        force: ctx.force,
+        resetFields: resetFields(def, ctx.subresource),
+      });
+    },
+  };
+}
+
+/** `metadata.managedFields` for ordinary writes (Update operations), as a real server keeps them. */
+export function managedFieldsUpdater(openapi: OpenApi, now: () => number = Date.now): ManagedFieldsUpdater {
+  return {
+    update(def, live, obj, manager, subresource) {
+      const updated = updateManagedFields(live as JsonObject | undefined, obj as JsonObject, schemaOf(openapi, def), {
+        manager,
+        apiVersion: apiVersionOf(def),
+        ...(subresource !== '' ? { subresource } : {}),
+        now: now(),
+        resetFields: resetFields(def, subresource),
+      });
+      const mf = (updated['metadata'] as { managedFields?: unknown } | undefined)?.managedFields;
+      const md = (obj.metadata ??= {});
+      if (mf === undefined) delete md.managedFields;
+      else md.managedFields = mf as NonNullable<typeof md.managedFields>;
+    },
+  };
+}
+
+/** The eviction subresource's PodDisruptionBudget decision (the disruption controller's rules). */
+export const evictionPolicy: EvictionPolicy = {
+  check(pod, pdbs, now) {
+    const d = checkEviction(pod as Pod, pdbs as PodDisruptionBudget[], now.getTime());
+    if (!d.allowed) throw d.error;
+    return d.pdbUpdate !== undefined ? { pdbToUpdate: d.pdbUpdate as unknown as StoredObject } : {};
+  },
+};
+
+export type CreateApiServerOptions = Omit<ApiServerOptions, 'tables' | 'openapi' | 'policy' | 'hooks' | 'patcher' | 'managedFields' | 'eviction'> & {
   /** The service CIDR (default 10.96.0.0/12) and node port range (default 30000-32767). */
   serviceCIDR?: string;
   nodePortRange?: string;
@@ -53,6 +155,9 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
     ...(opts.serviceCIDR !== undefined ? { kubernetesServiceIP: kubernetesServiceIP(opts.serviceCIDR) } : {}),
     tables: tableConvertor,
     openapi: openApiProvider(openapi),
+    patcher: patcher(openapi),
+    eviction: evictionPolicy,
+    managedFields: managedFieldsUpdater(openapi),
     policy,
     hooks: (def) => (def.group === '' && def.resource === 'services' ? services : undefined),
     prepare: async (s) => {

@@ -1,0 +1,41 @@
+#!/usr/bin/env node
+/**
+ * The `kubemix` command (contract: shared/spec/cli.md). Each subcommand lives in its own module and
+ * returns an exit code; usage errors exit 2.
+ */
+import { runUp } from './up.js';
+
+const usage = `kubemix: Kubernetes-compatible heterogeneous clusters (Linux and Windows, amd64 and arm64) without the machines
+
+Usage:
+  kubemix up [--config FILE] [--data-dir DIR] [--port N] [--kubeconfig FILE] [--store sqlite|etcd] [--etcd-endpoints URLS]
+
+Run 'kubemix <command> --help' for a command's flags.
+`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case 'up':
+      return runUp(rest);
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(usage);
+      return command === undefined ? 2 : 0;
+    default:
+      process.stderr.write(`kubemix: unknown command "${command}"\n\n${usage}`);
+      return 2;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    process.stderr.write(`kubemix: ${err instanceof Error ? err.message : String(err)}\n`);
+    process.exitCode = 1;
+  },
+);
