@@ -85,7 +85,8 @@ test('CronJob defaults', () => {
   assert.equal(cj.spec?.suspend, false);
   assert.equal(cj.spec?.successfulJobsHistoryLimit, 3);
   assert.equal(cj.spec?.failedJobsHistoryLimit, 1);
-  assert.equal(cj.spec?.jobTemplate.spec?.backoffLimit, 6);
+  assert.equal(cj.spec?.jobTemplate.spec?.backoffLimit, undefined, 'SetDefaults_Job does not apply to job templates');
+  assert.equal(cj.spec?.jobTemplate.spec?.template.spec?.dnsPolicy, 'ClusterFirst');
 });
 
 test('Service defaults: ClusterIP, None affinity, TCP, targetPort = port, Cluster traffic policies; LB node ports', () => {
@@ -132,4 +133,13 @@ test('Secret type Opaque; applyDefaults dispatches by kind', () => {
   const s2: Secret = {};
   applyDefaults({ group: '', kind: 'Secret' }, s2);
   assert.equal(s2.type, 'Opaque');
+});
+
+test('hostNetwork: container ports default to host ports on Pods, not on templates', () => {
+  const pod: Pod = { spec: { hostNetwork: true, containers: [{ name: 'a', image: 'i', ports: [{ containerPort: 9100 }] }] } };
+  defaultPod(pod);
+  assert.equal(pod.spec?.containers[0]?.ports?.[0]?.hostPort, 9100);
+  const ds: DaemonSet = { spec: { selector: {}, template: { spec: { hostNetwork: true, containers: [{ name: 'a', image: 'i', ports: [{ containerPort: 9100 }] }] } } } };
+  defaultDaemonSet(ds);
+  assert.equal(ds.spec?.template.spec?.containers[0]?.ports?.[0]?.hostPort, undefined);
 });

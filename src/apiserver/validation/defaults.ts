@@ -40,19 +40,15 @@ function defaultProbe(p: Probe | undefined): void {
     p.httpGet.path ??= '/';
     p.httpGet.scheme ??= 'HTTP';
   }
-  if (p.grpc !== undefined) p.grpc.service ??= '';
 }
 
 /** `SetDefaults_Container` and its nested defaults (ports, probes, env field refs). */
-export function defaultContainer(c: Container, hostNetwork: boolean): void {
+export function defaultContainer(c: Container): void {
   if ((c.imagePullPolicy ?? '') === '') c.imagePullPolicy = imageTag(c.image ?? '') === 'latest' ? 'Always' : 'IfNotPresent';
   if ((c.terminationMessagePath ?? '') === '') c.terminationMessagePath = '/dev/termination-log';
   if ((c.terminationMessagePolicy ?? '') === '') c.terminationMessagePolicy = 'File';
   c.resources ??= {};
-  for (const p of c.ports ?? []) {
-    if ((p.protocol ?? '') === '') p.protocol = 'TCP';
-    if (hostNetwork && (p.hostPort ?? 0) === 0) p.hostPort = p.containerPort;
-  }
+  for (const p of c.ports ?? []) if ((p.protocol ?? '') === '') p.protocol = 'TCP';
   for (const e of c.env ?? []) {
     const fr = e.valueFrom?.fieldRef;
     if (fr !== undefined && (fr.apiVersion ?? '') === '') fr.apiVersion = 'v1';
@@ -98,16 +94,15 @@ export function defaultPodSpec(spec: PodSpec): void {
   spec.securityContext ??= {};
   spec.terminationGracePeriodSeconds ??= 30;
   if ((spec.schedulerName ?? '') === '') spec.schedulerName = 'default-scheduler';
-  const hostNetwork = spec.hostNetwork === true;
-  for (const c of spec.initContainers ?? []) defaultContainer(c, hostNetwork);
-  for (const c of spec.containers) defaultContainer(c, hostNetwork);
+  for (const c of spec.initContainers ?? []) defaultContainer(c);
+  for (const c of spec.containers) defaultContainer(c);
   for (const v of spec.volumes ?? []) defaultVolume(v);
   // The v1 conversion keeps the deprecated alias in step with serviceAccountName.
   if ((spec.serviceAccountName ?? '') === '' && (spec.serviceAccount ?? '') !== '') spec.serviceAccountName = spec.serviceAccount ?? '';
   if ((spec.serviceAccountName ?? '') !== '') spec.serviceAccount = spec.serviceAccountName ?? '';
 }
 
-/** `SetDefaults_Pod`: requests default to limits, `enableServiceLinks` true, then the pod spec. */
+/** `SetDefaults_Pod`: requests default to limits, `enableServiceLinks` true, host ports for hostNetwork, then the pod spec. */
 export function defaultPod(pod: Pod): void {
   pod.spec ??= { containers: [] };
   const spec = pod.spec;
@@ -120,6 +115,10 @@ export function defaultPod(pod: Pod): void {
     }
   }
   spec.enableServiceLinks ??= true;
+  // With host networking, container ports default to host ports (Pods only; the template form is gated off in 1.32).
+  if (spec.hostNetwork === true) {
+    for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) for (const p of c.ports ?? []) if ((p.hostPort ?? 0) === 0) p.hostPort = p.containerPort;
+  }
   defaultPodSpec(spec);
 }
 
@@ -283,7 +282,11 @@ export function defaultCronJob(cj: CronJob): void {
   const jt = spec.jobTemplate;
   jt.metadata ??= {};
   if (!('creationTimestamp' in jt.metadata)) (jt.metadata as Record<string, unknown>)['creationTimestamp'] = null;
-  if (jt.spec !== undefined) defaultJobSpec(jt.spec);
+  // SetDefaults_Job takes a Job, so a CronJob's job template only gets its nested defaults.
+  if (jt.spec !== undefined) {
+    for (const r of jt.spec.podFailurePolicy?.rules ?? []) for (const c of r.onPodConditions ?? []) c.status ??= 'True';
+    defaultPodTemplateSpec(jt.spec.template);
+  }
 }
 
 /** `SetDefaults_Service` (core/v1). */
