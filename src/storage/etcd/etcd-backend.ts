@@ -109,6 +109,15 @@ export class EtcdBackend implements Backend {
     const timeout = this.#opts.requestTimeoutMs ?? 30_000;
     this.#client = new Etcd3({
       hosts: [...this.#opts.endpoints],
+      grpcOptions: {
+        // Unpaged lists can be far larger than gRPC's default 4 MiB; etcd's Go client (which kube-apiserver
+        // uses) defaults to math.MaxInt32 (client/v3/options.go defaultMaxCallRecvMsgSize).
+        'grpc.max_receive_message_length': 2 ** 31 - 1,
+        // kube-apiserver's keepalive (storagebackend/factory/etcd3.go keepaliveTime / keepaliveTimeout), so
+        // a watch on a dead etcd is noticed and reconnected.
+        'grpc.keepalive_time_ms': 30_000,
+        'grpc.keepalive_timeout_ms': 10_000,
+      },
       defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
     });
     try {

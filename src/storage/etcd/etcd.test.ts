@@ -157,3 +157,17 @@ void test('opening fails with a clear error when etcd does not answer', async ()
     new RegExp(`^Error: etcd at http://127\\.0\\.0\\.1:${closed} did not answer: `),
   );
 });
+
+void test('a list larger than gRPC’s default 4 MiB message limit is received whole', async () => {
+  const root = nextRoot();
+  const b = await openEtcdBackend({ endpoints: server().endpoints, prefix: root });
+  try {
+    const mib = new Uint8Array(1024 * 1024).fill(120);
+    for (let i = 0; i < 6; i++) await b.create(`${root}configmaps/big/c${i}`, mib);
+    const res = await b.list(`${root}configmaps/`);
+    assert.equal(res.items.length, 6);
+    assert.ok(res.items.every((kv) => kv.value.length === mib.length));
+  } finally {
+    await b.close();
+  }
+});
