@@ -4,7 +4,7 @@
  */
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProtobufDecoder, decodeProtobufObject, formatGoDuration, isProtobufContentType } from './decode.js';
+import { ProtobufDecodeError, ProtobufDecoder, decodeErrorMessage, decodeProtobufObject, formatGoDuration, isProtobufContentType } from './decode.js';
 
 function varint(n: number): number[] {
   const out: number[] = [];
@@ -247,6 +247,43 @@ describe('decodeProtobufObject', () => {
       });
     }
   });
+});
+
+describe('decodeErrorMessage words the 400 as transformDecodeError does', () => {
+  const cases: { name: string; body: Uint8Array; into: string; want: string }[] = [
+    {
+      name: 'a kind the envelope names but the server does not know',
+      body: envelope('v1', 'Widget', []),
+      into: 'ConfigMap',
+      want: 'Widget in version "v1" cannot be handled as a ConfigMap: no kind "Widget" is registered for version "v1" in scheme "k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30"',
+    },
+    {
+      name: 'a broken object of a known kind',
+      body: envelope('apps/v1', 'Deployment', [0x0a, 0x05, 0x0a]),
+      into: 'Deployment',
+      want: 'Deployment in version "v1" cannot be handled as a Deployment: length-delimited field of 5 bytes overruns the message at offset 2',
+    },
+    {
+      name: 'JSON sent with the protobuf content type',
+      body: Uint8Array.from(Buffer.from('{"kind":"Pod","apiVersion":"v1","metadata":{}}')),
+      into: 'Pod',
+      want: 'the object provided is unrecognized (must be of type Pod): provided data does not appear to be a protobuf message, expected prefix [107 56 115 0] ({"kind":"Pod","apiVersion":"v1 ...)',
+    },
+    { name: 'an empty body', body: new Uint8Array(), into: 'Pod', want: 'the object provided is unrecognized (must be of type Pod): empty data (<empty>)' },
+    { name: 'a truncated envelope', body: Uint8Array.from([...K8S, 0x0a, 0x20]), into: 'Pod', want: 'the object provided is unrecognized (must be of type Pod): length-delimited field of 32 bytes overruns the message at offset 2 (6b3873000a20)' },
+  ];
+  for (const tc of cases) {
+    test(tc.name, () => {
+      let err: unknown;
+      try {
+        decodeProtobufObject(tc.body);
+      } catch (e) {
+        err = e;
+      }
+      assert.ok(err instanceof ProtobufDecodeError);
+      assert.equal(decodeErrorMessage(err, tc.into, tc.body), tc.want);
+    });
+  }
 });
 
 describe('metav1.Duration', () => {

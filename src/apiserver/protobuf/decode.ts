@@ -41,7 +41,41 @@ const META_IN_EVERY_VERSION = new Set(['WatchEvent', 'ListOptions', 'GetOptions'
 /** metav1 types registered as unversioned (`v1`) besides meta.k8s.io/v1. */
 const META_UNVERSIONED = new Set(['Status', 'APIVersions', 'APIGroupList', 'APIGroup', 'APIResourceList']);
 const META = 'k8s.io.apimachinery.pkg.apis.meta.v1';
-const RUNTIME_UNKNOWN_ERR = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30';
+/** kube-apiserver's scheme name, as `runtime.NewNotRegisteredErrForKind` prints it. */
+const SCHEME_NAME = 'k8s.io/kubernetes/pkg/api/legacyscheme/scheme.go:30';
+
+/**
+ * A body that cannot be decoded. `actual` is the kind and apiVersion read from the envelope (after
+ * defaulting) when decoding got that far; upstream's `transformDecodeError` words the 400 from it.
+ */
+export class ProtobufDecodeError extends Error {
+  constructor(
+    message: string,
+    readonly actual?: { readonly apiVersion: string; readonly kind: string },
+  ) {
+    super(message);
+    this.name = 'ProtobufDecodeError';
+  }
+}
+
+/**
+ * The message of the 400 BadRequest kube-apiserver answers for a body that failed to decode
+ * (`transformDecodeError` in k8s.io/apiserver/pkg/endpoints/handlers/rest.go): `intoKind` is the kind
+ * the endpoint expects.
+ */
+export function decodeErrorMessage(err: ProtobufDecodeError, intoKind: string, body: Uint8Array): string {
+  if (err.actual !== undefined && err.actual.kind !== '') {
+    return `${err.actual.kind} in version ${JSON.stringify(versionOf(err.actual.apiVersion))} cannot be handled as a ${intoKind}: ${err.message}`;
+  }
+  return `the object provided is unrecognized (must be of type ${intoKind}): ${err.message} (${summarizeData(body, 30)})`;
+}
+
+function summarizeData(data: Uint8Array, maxLength: number): string {
+  if (data.length === 0) return '<empty>';
+  if (data[0] === 0x7b) return data.length > maxLength ? `${utf8.decode(data.subarray(0, maxLength))} ...` : utf8.decode(data);
+  const hex = Buffer.from(data.subarray(0, maxLength)).toString('hex');
+  return data.length > maxLength ? `${hex} ...` : hex;
+}
 
 const SPECIAL = {
   [`${META}.Time`]: 'time',
@@ -101,22 +135,35 @@ export class ProtobufDecoder {
 
   /** Decodes a `k8s\0` + `runtime.Unknown` body. Throws an Error (a 400 BadRequest for the caller) on bad input. */
   decodeObject(body: Uint8Array, defaults: KindDefaults = {}): DecodedProtobufObject {
-    if (body.length === 0) throw new Error('empty data');
+    if (body.length === 0) throw new ProtobufDecodeError('empty data');
     if (body.length < PROTOBUF_PREFIX.length || PROTOBUF_PREFIX.some((b, i) => body[i] !== b)) {
-      throw new Error(`provided data does not appear to be a protobuf message, expected prefix [${PROTOBUF_PREFIX.join(' ')}]`);
+      throw new ProtobufDecodeError(`provided data does not appear to be a protobuf message, expected prefix [${PROTOBUF_PREFIX.join(' ')}]`);
     }
-    if (body.length === PROTOBUF_PREFIX.length) throw new Error('empty body');
-    const unknown = readUnknown(body.subarray(PROTOBUF_PREFIX.length));
+    if (body.length === PROTOBUF_PREFIX.length) throw new ProtobufDecodeError('empty body');
+    let unknown: { apiVersion: string; kind: string; raw: Uint8Array };
+    try {
+      unknown = readUnknown(body.subarray(PROTOBUF_PREFIX.length));
+    } catch (e) {
+      throw new ProtobufDecodeError((e as Error).message);
+    }
     let { apiVersion, kind } = unknown;
     if (kind === '') kind = defaults.kind ?? '';
     if (versionOf(apiVersion) === '' && defaults.apiVersion !== undefined && versionOf(defaults.apiVersion) !== '') apiVersion = defaults.apiVersion;
+    const actual = { apiVersion, kind };
     const typeMeta = `runtime.TypeMeta{APIVersion:${JSON.stringify(unknown.apiVersion)}, Kind:${JSON.stringify(unknown.kind)}}`;
-    if (kind === '') throw new Error(`Object 'Kind' is missing in '${typeMeta}'`);
-    if (versionOf(apiVersion) === '') throw new Error(`Object 'apiVersion' is missing in '${typeMeta}'`);
+    if (kind === '') throw new ProtobufDecodeError(`Object 'Kind' is missing in '${typeMeta}'`, actual);
+    if (versionOf(apiVersion) === '') throw new ProtobufDecodeError(`Object 'apiVersion' is missing in '${typeMeta}'`, actual);
     const message = this.messageFor(apiVersion, kind);
-    if (message === undefined) throw new Error(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(RUNTIME_UNKNOWN_ERR)}`);
-    const decoded = this.decodeMessage(message, unknown.raw);
-    if (!isRecord(decoded)) throw new Error(`${message} does not decode to an object`);
+    if (message === undefined) {
+      throw new ProtobufDecodeError(`no kind ${JSON.stringify(kind)} is registered for version ${JSON.stringify(apiVersion)} in scheme ${JSON.stringify(SCHEME_NAME)}`, actual);
+    }
+    let decoded: unknown;
+    try {
+      decoded = this.decodeMessage(message, unknown.raw);
+    } catch (e) {
+      throw new ProtobufDecodeError((e as Error).message, actual);
+    }
+    if (!isRecord(decoded)) throw new ProtobufDecodeError(`${message} does not decode to an object`, actual);
     return { apiVersion, kind, object: { kind, apiVersion, ...decoded } };
   }
 
@@ -308,7 +355,8 @@ const defaultDecoder = new ProtobufDecoder();
 
 /**
  * Decodes a protobuf request body (`k8s\0` + `runtime.Unknown`) into its JSON object, which includes
- * `apiVersion` and `kind`. Throws an Error with upstream's message for malformed bodies and unknown kinds.
+ * `apiVersion` and `kind`. Throws a `ProtobufDecodeError` with upstream's message for malformed bodies and
+ * unknown kinds; `decodeErrorMessage` words the 400 BadRequest for it.
  */
 export function decodeProtobufObject(body: Uint8Array, defaults?: KindDefaults): DecodedProtobufObject {
   return defaultDecoder.decodeObject(body, defaults);

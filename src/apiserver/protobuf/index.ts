@@ -1,7 +1,9 @@
 export {
   PROTOBUF_CONTENT_TYPE,
   PROTOBUF_PREFIX,
+  ProtobufDecodeError,
   ProtobufDecoder,
+  decodeErrorMessage,
   decodeProtobufObject,
   formatGoDuration,
   formatTime,
