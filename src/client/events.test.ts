@@ -111,6 +111,25 @@ void describe('event recorder', () => {
     assert.deepEqual(w[2]?.body, { count: 3, lastTimestamp: '2026-01-02T03:04:15Z', message: 'no nodes' });
   });
 
+  void test('a server without strategic merge patch (415) gets the same patch as a merge patch', async () => {
+    const client = serverLike();
+    const serverPatch = client.onPatch;
+    client.onPatch = (res, name, type, patch, opts) =>
+      type === 'strategic' ? Promise.reject(apiErrors.unsupportedMediaType('application/strategic-merge-patch+json')) : serverPatch(res, name, type, patch, opts);
+    const clock = new FakeClock(start);
+    const rec = createEventRecorder(client, { component: 'c', clock });
+    rec.event(myPod(), 'Normal', 'Pulled', 'done');
+    clock.step(1_000);
+    rec.event(myPod(), 'Normal', 'Pulled', 'done');
+    await rec.flush();
+    const w = writes(client);
+    assert.deepEqual(
+      w.map((c) => `${c.verb}${c.patchType !== undefined ? `:${c.patchType}` : ''}`),
+      ['create', 'patch:strategic', 'patch:merge'],
+    );
+    assert.deepEqual(w[2]?.body, { count: 2, lastTimestamp: '2026-01-02T03:04:06Z', message: 'done' });
+  });
+
   void test('an event whose Event object is gone is created again', async () => {
     const client = serverLike();
     const clock = new FakeClock(start);

@@ -258,10 +258,20 @@ class Recorder implements EventRecorder {
     let written: Event | undefined;
     let err: unknown;
     if (patch !== undefined) {
+      const name = event.metadata.name ?? '';
       try {
-        written = await this.client.patch<Event>(resources.events, event.metadata.name ?? '', 'strategic', patch, { namespace });
+        written = await this.client.patch<Event>(resources.events, name, 'strategic', patch, { namespace });
       } catch (e) {
         err = e;
+      }
+      // The patch has no lists, so a JSON merge patch means the same to a server without strategic merge.
+      if (isApiError(err) && err.code === 415) {
+        err = undefined;
+        try {
+          written = await this.client.patch<Event>(resources.events, name, 'merge', patch, { namespace });
+        } catch (e) {
+          err = e;
+        }
       }
     }
     if (patch === undefined || isNotFound(err)) {

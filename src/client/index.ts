@@ -28,6 +28,7 @@ export { createInformerFactory, type InformerFactory, type InformerFactoryOption
 export { createEventRecorder, type EventOptions, type EventRecorder, type EventRecorderOptions } from './events.js';
 export { genericServerResponse, HttpClient, type HttpClientOptions } from './http-client.js';
 export {
+  defaultKubeconfigPath,
   httpClientFromKubeconfig,
   loadKubeconfig,
   writeKubeconfig,

@@ -9,7 +9,7 @@ import { describe, test, type TestContext } from 'node:test';
 import { parse } from 'yaml';
 import { createCa, issueCertificate } from '../bootstrap/pki.js';
 import { resources } from '../api/resources.js';
-import { httpClientFromKubeconfig, loadKubeconfig, writeKubeconfig } from './kubeconfig.js';
+import { defaultKubeconfigPath, httpClientFromKubeconfig, loadKubeconfig, writeKubeconfig } from './kubeconfig.js';
 
 function tempDir(t: TestContext): string {
   const dir = mkdtempSync(join(tmpdir(), 'kubemix-kubeconfig-'));
@@ -20,6 +20,12 @@ function tempDir(t: TestContext): string {
 const caPem = '-----BEGIN CERTIFICATE-----\nQ0E=\n-----END CERTIFICATE-----\n';
 
 void describe('kubeconfig', () => {
+  void test('the default path is the first $KUBECONFIG entry, else ~/.kube/config', () => {
+    assert.equal(defaultKubeconfigPath({ KUBECONFIG: '/a/one:/b/two', HOME: '/home/u' }), '/a/one');
+    assert.equal(defaultKubeconfigPath({ KUBECONFIG: '', HOME: '/home/u' }), '/home/u/.kube/config');
+    assert.equal(defaultKubeconfigPath({ HOME: '/home/u' }), '/home/u/.kube/config');
+  });
+
   void test('write then load round-trips server, CA, client certificate, key and token', (t) => {
     const dir = tempDir(t);
     const path = join(dir, 'admin.conf');

@@ -7,7 +7,8 @@
  * `tls-server-name` are ignored.
  */
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, isAbsolute, resolve } from 'node:path';
+import { homedir } from 'node:os';
+import { delimiter, dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse, stringify } from 'yaml';
 import { HttpClient, type HttpClientOptions } from './http-client.js';
 
@@ -43,6 +44,15 @@ function find(list: unknown, name: string, field: 'cluster' | 'user' | 'context'
   const hit = entries.find((e) => asRecord(e)['name'] === name);
   if (hit === undefined) throw new Error(`kubeconfig ${path}: ${field} "${name}" not found`);
   return asRecord(asRecord(hit)[field]);
+}
+
+/**
+ * The kubeconfig kubectl would use: the first entry of `$KUBECONFIG` (kubectl merges all of them; we do not),
+ * else `~/.kube/config`. `env` defaults to `process.env`, read at call time.
+ */
+export function defaultKubeconfigPath(env: Record<string, string | undefined> = process.env): string {
+  const first = (env['KUBECONFIG'] ?? '').split(delimiter).find((p) => p !== '');
+  return first ?? join(env['HOME'] ?? homedir(), '.kube', 'config');
 }
 
 /** Reads `path` and resolves `opts.context` (default: `current-context`). */
