@@ -203,7 +203,8 @@ export class NodePortProxy {
       return;
     }
     const rrKey = `${nodeName}/${ns}/${name}/${nodePort}`;
-    const i = (this.rr.get(rrKey) ?? 0) % backends.length;
+    // Each node's rotation starts at its own place, so the first requests to different nodes spread out.
+    const i = (this.rr.get(rrKey) ?? startOffset(nodeName)) % backends.length;
     this.rr.set(rrKey, i + 1);
     const b = backends[i];
     if (b === undefined) {
@@ -236,6 +237,12 @@ export class NodePortProxy {
     });
     res.end(body);
   }
+}
+
+function startOffset(nodeName: string): number {
+  let h = 0;
+  for (const ch of nodeName) h = (h * 31 + ch.charCodeAt(0)) >>> 0;
+  return h;
 }
 
 function closeServer(server: Server): Promise<void> {
