@@ -1,4 +1,5 @@
 export { humanDuration, shortHumanDuration } from './duration.js';
+export { defaultCustomResourceColumns, jsonPathFirst, parseJsonPath, printCustomResourceTable, type CustomResourceColumnDefinition } from './custom-resource.js';
 export { columnDefinitions, columnsFor, defaultColumnDefinitions, type TableColumnDefinition } from './columns.js';
 export {
   findNodeRoles,
