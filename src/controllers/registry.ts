@@ -13,6 +13,7 @@ import * as garbageCollector from './garbage-collector/garbage-collector.js';
 import * as namespace from './namespace/namespace.js';
 import * as nodeLifecycle from './node-lifecycle/node-lifecycle.js';
 import * as replicaset from './replicaset/replicaset.js';
+import * as statefulset from './statefulset/statefulset.js';
 import * as taintEviction from './taint-eviction/taint-eviction.js';
 import * as serviceAccount from './serviceaccount/serviceaccount.js';
 import * as rootCAPublisher from './root-ca-publisher/root-ca-publisher.js';
@@ -61,6 +62,7 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.GarbageCollector, (ctx) => garbageCollector.create(ctx));
   register(m, names.Namespace, (ctx) => namespace.create(ctx));
   register(m, names.Disruption, (ctx) => disruption.create(ctx));
+  register(m, names.StatefulSet, (ctx) => statefulset.create(ctx));
   return m;
 }
 
