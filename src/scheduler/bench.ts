@@ -32,6 +32,10 @@ export interface BenchResult {
   podsPerSecond: number;
   /** Scheduling attempts (bound + unschedulable) per second. */
   attemptsPerSecond: number;
+  /** User+system CPU seconds of this process for the measured pods (robust when the machine is shared). */
+  cpuSeconds: number;
+  /** Bound pods per CPU second. */
+  podsPerCpuSecond: number;
 }
 
 function mulberry32(seed: number): () => number {
@@ -141,6 +145,7 @@ export function runVariant(variant: BenchVariant, opts: BenchOptions = {}): Benc
   let bound = 0;
   let unschedulable = 0;
   const start = process.hrtime.bigint();
+  const cpuStart = process.cpuUsage();
   for (const p of pods) {
     const out = algo.schedulingCycle(fwk, p);
     if (out.kind === 'assumed') {
@@ -151,7 +156,9 @@ export function runVariant(variant: BenchVariant, opts: BenchOptions = {}): Benc
     }
   }
   const seconds = Number(process.hrtime.bigint() - start) / 1e9;
-  return { variant, nodes: numNodes, measuredPods: measured, bound, unschedulable, seconds, podsPerSecond: bound / seconds, attemptsPerSecond: (bound + unschedulable) / seconds };
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  return { variant, nodes: numNodes, measuredPods: measured, bound, unschedulable, seconds, podsPerSecond: bound / seconds, attemptsPerSecond: (bound + unschedulable) / seconds, cpuSeconds, podsPerCpuSecond: bound / cpuSeconds };
 }
 
 /** Runs the variants and returns their results (printing is the caller's choice). */
@@ -164,7 +171,7 @@ export function runSchedulerBench(opts: BenchOptions = {}): BenchResult[] {
 export function main(): void {
   for (const r of runSchedulerBench()) {
     console.log(
-      `${r.variant}: ${r.bound} bound, ${r.unschedulable} unschedulable of ${r.measuredPods} on ${r.nodes} nodes in ${r.seconds.toFixed(2)} s = ${r.podsPerSecond.toFixed(0)} pods/s bound (${r.attemptsPerSecond.toFixed(0)} attempts/s)`,
+      `${r.variant}: ${r.bound} bound, ${r.unschedulable} unschedulable of ${r.measuredPods} on ${r.nodes} nodes in ${r.seconds.toFixed(2)} s = ${r.podsPerSecond.toFixed(0)} pods/s bound (${r.attemptsPerSecond.toFixed(0)} attempts/s); ${r.cpuSeconds.toFixed(2)} CPU s = ${r.podsPerCpuSecond.toFixed(0)} pods per CPU second`,
     );
   }
 }

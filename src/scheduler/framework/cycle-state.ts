@@ -12,6 +12,11 @@ export class CycleState {
   private readonly data = new Map<string, StateData>();
   /** Filter plugins whose PreFilter returned Skip. */
   skipFilterPlugins: ReadonlySet<string> = new Set();
+  /**
+   * The filter plugins to run this cycle (profile order minus skipped ones), fixed after PreFilter so the
+   * per-node loop does not look up the skip set for every plugin and node.
+   */
+  filterPluginsToRun: readonly unknown[] | undefined = undefined;
   /** Score plugins whose PreScore returned Skip. */
   skipScorePlugins: ReadonlySet<string> = new Set();
 
@@ -32,6 +37,7 @@ export class CycleState {
     for (const [k, v] of this.data) c.data.set(k, v.clone());
     c.skipFilterPlugins = this.skipFilterPlugins;
     c.skipScorePlugins = this.skipScorePlugins;
+    c.filterPluginsToRun = this.filterPluginsToRun;
     return c;
   }
 }

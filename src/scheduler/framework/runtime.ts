@@ -227,6 +227,7 @@ export class Framework implements Handle {
       }
     }
     state.skipFilterPlugins = skip;
+    state.filterPluginsToRun = skip.size === 0 ? this.filterPlugins : this.filterPlugins.filter((p) => !skip.has(p.name));
     return { result, status: Status.success(), unschedulablePlugins: new Set(pluginsWithNodes) };
   }
 
@@ -255,8 +256,11 @@ export class Framework implements Handle {
   /** `RunFilterPlugins`: stops at the first plugin that does not succeed and records it. */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
     const skip = state.skipFilterPlugins;
-    for (const p of this.filterPlugins) {
-      if (skip.size > 0 && skip.has(p.name)) continue;
+    const toRun = state.filterPluginsToRun as readonly FilterPlugin[] | undefined;
+    const plugins = toRun ?? this.filterPlugins;
+    for (let i = 0; i < plugins.length; i++) {
+      const p = plugins[i] as FilterPlugin;
+      if (toRun === undefined && skip.has(p.name)) continue;
       const s = p.filter(state, pod, nodeInfo);
       if (!s.isSuccess()) {
         if (!s.isRejected()) return Status.error(`running "${p.name}" filter plugin: ${s.message()}`).withPlugin(p.name);
@@ -347,14 +351,14 @@ export class Framework implements Handle {
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { scores: NodePluginScores[]; status: Status } {
     const totals: NodePluginScores[] = nodes.map((n) => ({ name: n.name, totalScore: 0 }));
     const skip = state.skipScorePlugins;
+    // One NodeScore list, rewritten for each plugin (normalisation works on it in place).
+    const list: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
     for (const { plugin, weight } of this.scorePlugins) {
       if (skip.has(plugin.name)) continue;
-      const list: NodeScore[] = new Array<NodeScore>(nodes.length);
       for (let i = 0; i < nodes.length; i++) {
-        const n = nodes[i] as NodeInfo;
-        const r = plugin.score(state, pod, n);
+        const r = plugin.score(state, pod, nodes[i] as NodeInfo);
         if (!r.status.isSuccess()) return { scores: [], status: Status.error(`plugin "${plugin.name}" failed with: ${r.status.message()}`) };
-        list[i] = { name: n.name, score: r.score };
+        (list[i] as NodeScore).score = r.score;
       }
       const ext = plugin.scoreExtensions?.();
       if (ext !== undefined) {

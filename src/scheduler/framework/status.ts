@@ -42,6 +42,8 @@ export interface ErrorLike {
 
 export class Status {
   private plugin = '';
+  /** The last `withPlugin` copy: statuses are immutable, so a plugin's constant status is copied once. */
+  private pluginCopy: Status | undefined;
   constructor(
     readonly code: Code,
     private readonly reasonList: readonly string[] = [],
@@ -62,10 +64,10 @@ export class Status {
     return new Status(Code.Error, [], new Error(message));
   }
 
-  /** Reasons; an attached error's message comes first (upstream `Status.Reasons`). */
-  reasons(): string[] {
+  /** Reasons; an attached error's message comes first (upstream `Status.Reasons`). Do not mutate. */
+  reasons(): readonly string[] {
     if (this.err !== undefined) return [this.err.message, ...this.reasonList];
-    return [...this.reasonList];
+    return this.reasonList;
   }
 
   /** The reasons joined with `", "`. */
@@ -87,9 +89,11 @@ export class Status {
 
   /** Returns a status naming the failed plugin; never mutates the shared success status. */
   withPlugin(name: string): Status {
-    if (this === successStatus) return this;
+    if (this === successStatus || this.plugin === name) return this;
+    if (this.pluginCopy !== undefined && this.pluginCopy.plugin === name) return this.pluginCopy;
     const s = new Status(this.code, this.reasonList, this.err);
     s.plugin = name;
+    this.pluginCopy = s;
     return s;
   }
 

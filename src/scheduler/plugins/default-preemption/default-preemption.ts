@@ -233,8 +233,16 @@ export class DefaultPreemption implements PostFilterPlugin {
     const nonViolating: Candidate[] = [];
     const violating: Candidate[] = [];
     const nodeStatuses = new NodeToStatus();
+    const prio = podPriority(pod);
+    const noVictims = newStatus(Code.UnschedulableAndUnresolvable, msgNoVictims);
     for (let i = 0; i < potential.length; i++) {
-      const nodeInfoCopy = (potential[(offset + i) % potential.length] as NodeInfo).snapshot();
+      const original = potential[(offset + i) % potential.length] as NodeInfo;
+      // Same outcome as selectVictimsOnNode without copying a node that has no lower-priority pod.
+      if (!original.pods.some((p) => podPriority(p.pod) < prio)) {
+        nodeStatuses.set(original.name, noVictims);
+        continue;
+      }
+      const nodeInfoCopy = original.snapshot();
       const stateCopy = state.clone();
       const r = this.selectVictimsOnNode(stateCopy, pod, nodeInfoCopy, pdbs);
       let status = r.status;

@@ -34,6 +34,9 @@ export const ErrReasonAffinityRulesNotMatch = "node(s) didn't match pod affinity
 export const ErrReasonAntiAffinityRulesNotMatch = "node(s) didn't match pod anti-affinity rules";
 
 const preFilterStateKey = 'PreFilter' + Name;
+const statusAffinity = newStatus(Code.UnschedulableAndUnresolvable, ErrReasonAffinityRulesNotMatch);
+const statusAntiAffinity = newStatus(Code.Unschedulable, ErrReasonAntiAffinityRulesNotMatch);
+const statusExisting = newStatus(Code.Unschedulable, ErrReasonExistingAntiAffinityRulesNotMatch);
 const preScoreStateKey = 'PreScore' + Name;
 
 export interface InterPodAffinityArgs {
@@ -196,9 +199,9 @@ export class InterPodAffinity implements PreFilterPlugin, PreFilterExtensions, F
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status {
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (s === undefined) return Status.error(`reading "${preFilterStateKey}" from cycleState: not found`);
-    if (!satisfyPodAffinity(s, nodeInfo)) return newStatus(Code.UnschedulableAndUnresolvable, ErrReasonAffinityRulesNotMatch);
-    if (!satisfyPodAntiAffinity(s, nodeInfo)) return newStatus(Code.Unschedulable, ErrReasonAntiAffinityRulesNotMatch);
-    if (!satisfyExistingPodsAntiAffinity(s, nodeInfo)) return newStatus(Code.Unschedulable, ErrReasonExistingAntiAffinityRulesNotMatch);
+    if (!satisfyPodAffinity(s, nodeInfo)) return statusAffinity;
+    if (!satisfyPodAntiAffinity(s, nodeInfo)) return statusAntiAffinity;
+    if (!satisfyExistingPodsAntiAffinity(s, nodeInfo)) return statusExisting;
     return Status.success();
   }
 

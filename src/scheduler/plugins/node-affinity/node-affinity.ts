@@ -33,6 +33,8 @@ export const errReasonEnforced = "node(s) didn't match scheduler-enforced node a
 export const errReasonConflict = 'pod affinity terms conflict';
 
 const preFilterStateKey = 'PreFilter' + Name;
+const statusPod = newStatus(Code.UnschedulableAndUnresolvable, ErrReasonPod);
+const statusEnforced = newStatus(Code.UnschedulableAndUnresolvable, errReasonEnforced);
 const preScoreStateKey = 'PreScore' + Name;
 
 /** NodeAffinityArgs. */
@@ -103,11 +105,11 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
     if (nodeInfo.node === undefined) return Status.error('node not found');
     if (this.addedNodeSelector !== undefined && !this.addedNodeSelector.matches(nodeInfo.labels, nodeInfo.name)) {
-      return newStatus(Code.UnschedulableAndUnresolvable, errReasonEnforced);
+      return statusEnforced;
     }
     const s = state.read<PreFilterState>(preFilterStateKey);
     const required = s?.required ?? new RequiredNodeAffinity(pod);
-    if (!required.matchLabels(nodeInfo.labels, nodeInfo.name)) return newStatus(Code.UnschedulableAndUnresolvable, ErrReasonPod);
+    if (!required.matchLabels(nodeInfo.labels, nodeInfo.name)) return statusPod;
     return Status.success();
   }
 

@@ -9,6 +9,7 @@ import { asNode } from '../_hints.js';
 
 export const Name = names.NodeName;
 export const ErrReason = "node(s) didn't match the requested node name";
+const statusMismatch = newStatus(Code.UnschedulableAndUnresolvable, ErrReason);
 
 /** `Fits`: an empty nodeName fits everywhere. */
 export function fits(pod: Pod, nodeName: string): boolean {
@@ -20,7 +21,7 @@ export class NodeName implements FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    if (!fits(pod, nodeInfo.name)) return newStatus(Code.UnschedulableAndUnresolvable, ErrReason);
+    if (!fits(pod, nodeInfo.name)) return statusMismatch;
     return Status.success();
   }
 

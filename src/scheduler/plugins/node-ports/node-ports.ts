@@ -14,6 +14,7 @@ export const Name = names.NodePorts;
 export const ErrReason = "node(s) didn't have free ports for the requested pod ports";
 
 const preFilterStateKey = 'PreFilter' + Name;
+const statusConflict = newStatus(Code.Unschedulable, ErrReason);
 
 class PreFilterState implements StateData {
   constructor(readonly ports: HostPort[]) {}
@@ -45,7 +46,7 @@ export class NodePorts implements PreFilterPlugin, FilterPlugin, EnqueueExtensio
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
     const s = state.read<PreFilterState>(preFilterStateKey);
     const want = s?.ports ?? podHostPorts(pod);
-    if (!fitsPorts(want, nodeInfo.usedPorts)) return newStatus(Code.Unschedulable, ErrReason);
+    if (!fitsPorts(want, nodeInfo.usedPorts)) return statusConflict;
     return Status.success();
   }
 

@@ -8,7 +8,7 @@ import { maxNodeScore, type Handle, type PreScorePlugin, type ScorePlugin } from
 import { names } from '../../framework/names.js';
 import { Status } from '../../framework/status.js';
 import type { NodeInfo } from '../../framework/types.js';
-import { defaultResources, podResourceRequestList, scoreResourceAllocation, type ResourceSpec } from '../node-resources-fit/resource-allocation.js';
+import { balancedCpuMemory, defaultResources, isDefaultCpuMemory, podResourceRequestList, scoreResourceAllocation, type ResourceSpec } from '../node-resources-fit/resource-allocation.js';
 
 export const Name = names.NodeResourcesBalancedAllocation;
 const preScoreStateKey = 'PreScore' + Name;
@@ -51,9 +51,11 @@ export function balancedResourceScorer(requested: number[], allocatable: number[
 export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlugin {
   readonly name = Name;
   private readonly resources: readonly ResourceSpec[];
+  private readonly fastScore: boolean;
 
   constructor(args: BalancedAllocationArgs = {}) {
     this.resources = args.resources ?? defaultResources;
+    this.fastScore = isDefaultCpuMemory(this.resources);
   }
 
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status {
@@ -64,6 +66,7 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
     const s = state.read<PreScoreState>(preScoreStateKey);
     const req = s?.podRequests ?? podResourceRequestList(pod, this.resources, true);
+    if (this.fastScore) return { score: balancedCpuMemory(nodeInfo, req[0] ?? 0, req[1] ?? 0), status: Status.success() };
     return { score: scoreResourceAllocation(nodeInfo, req, this.resources, true, balancedResourceScorer), status: Status.success() };
   }
 }

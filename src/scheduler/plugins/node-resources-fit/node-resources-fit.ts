@@ -22,7 +22,7 @@ import { Resource, isExtendedResourceName, podRequestsNanos } from '../../framew
 import { Code, Status, newStatus } from '../../framework/status.js';
 import type { NodeInfo } from '../../framework/types.js';
 import { asNode, asPod } from '../_hints.js';
-import { defaultResources, leastResourceScorer, mostResourceScorer, podResourceRequestList, scoreResourceAllocation, type ResourceSpec, type Scorer } from './resource-allocation.js';
+import { defaultResources, isDefaultCpuMemory, leastAllocatedCpuMemory, leastResourceScorer, mostResourceScorer, podResourceRequestList, scoreResourceAllocation, type ResourceSpec, type Scorer } from './resource-allocation.js';
 
 export const Name = names.NodeResourcesFit;
 export const ReasonTooManyPods = 'Too many pods';
@@ -100,18 +100,35 @@ export function fitsRequest(podRequest: Resource, nodeInfo: NodeInfo, ignoredExt
   return out;
 }
 
+/** The common case without allocation: everything fits and no scalar resources are involved. */
+function fitsQuickly(req: Resource, nodeInfo: NodeInfo): boolean {
+  if (req.scalarResources !== undefined && req.scalarResources.size > 0) return false;
+  const a = nodeInfo.allocatable;
+  const r = nodeInfo.requested;
+  return (
+    nodeInfo.pods.length + 1 <= a.allowedPodNumber &&
+    (req.milliCPU <= 0 || req.milliCPU <= a.milliCPU - r.milliCPU) &&
+    (req.memory <= 0 || req.memory <= a.memory - r.memory) &&
+    (req.ephemeralStorage <= 0 || req.ephemeralStorage <= a.ephemeralStorage - r.ephemeralStorage)
+  );
+}
+
 export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   readonly name = Name;
   private readonly ignoredResources: ReadonlySet<string>;
   private readonly ignoredResourceGroups: ReadonlySet<string>;
   private readonly resources: readonly ResourceSpec[];
   private readonly scorer: Scorer;
+  private readonly fastScore: boolean;
+  /** Failure statuses by their reasons (a handful of distinct combinations). */
+  private readonly failures = new Map<string, Status>();
 
   constructor(args: NodeResourcesFitArgs = {}) {
     this.ignoredResources = new Set(args.ignoredResources ?? []);
     this.ignoredResourceGroups = new Set(args.ignoredResourceGroups ?? []);
     this.resources = args.scoringStrategy?.resources ?? defaultResources;
     this.scorer = args.scoringStrategy?.type === 'MostAllocated' ? mostResourceScorer(this.resources) : leastResourceScorer(this.resources);
+    this.fastScore = args.scoringStrategy?.type !== 'MostAllocated' && isDefaultCpuMemory(this.resources);
   }
 
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: Status } {
@@ -126,9 +143,14 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status {
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (s === undefined) return Status.error(`error reading "${preFilterStateKey}" from cycleState: not found`);
+    if (fitsQuickly(s.request, nodeInfo)) return Status.success();
     const insufficient = fitsRequest(s.request, nodeInfo, this.ignoredResources, this.ignoredResourceGroups);
     if (insufficient.length === 0) return Status.success();
-    return newStatus(Code.Unschedulable, ...insufficient.map((i) => i.reason));
+    const reasons = insufficient.map((i) => i.reason);
+    const key = reasons.join('\u0000');
+    let st = this.failures.get(key);
+    if (st === undefined) this.failures.set(key, (st = newStatus(Code.Unschedulable, ...reasons)));
+    return st;
   }
 
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status {
@@ -139,6 +161,7 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
     const s = state.read<PreScoreState>(preScoreStateKey);
     const req = s?.podRequests ?? podResourceRequestList(pod, this.resources, false);
+    if (this.fastScore) return { score: leastAllocatedCpuMemory(nodeInfo, req[0] ?? 0, req[1] ?? 0), status: Status.success() };
     return { score: scoreResourceAllocation(nodeInfo, req, this.resources, false, this.scorer), status: Status.success() };
   }
 

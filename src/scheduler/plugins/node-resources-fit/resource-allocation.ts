@@ -46,6 +46,39 @@ function allocatableAndRequested(nodeInfo: NodeInfo, resource: string, podReques
   }
 }
 
+/** True for the default `[cpu:1, memory:1]` resource list, which has allocation-free fast paths. */
+export function isDefaultCpuMemory(resources: readonly ResourceSpec[]): boolean {
+  return resources.length === 2 && resources[0]?.name === 'cpu' && resources[0].weight === 1 && resources[1]?.name === 'memory' && resources[1].weight === 1;
+}
+
+/** LeastAllocated over cpu and memory with weight 1 each; equal to the generic path. */
+export function leastAllocatedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podMem: number): number {
+  const allocCpu = nodeInfo.allocatable.milliCPU;
+  const allocMem = nodeInfo.allocatable.memory;
+  let sum = 0;
+  let w = 0;
+  if (allocCpu !== 0) {
+    sum += leastRequestedScore(nodeInfo.nonZeroRequested.milliCPU + podCpu, allocCpu);
+    w++;
+  }
+  if (allocMem !== 0) {
+    sum += leastRequestedScore(nodeInfo.nonZeroRequested.memory + podMem, allocMem);
+    w++;
+  }
+  return w === 0 ? 0 : Math.trunc(sum / w);
+}
+
+/** BalancedAllocation over cpu and memory (actual requests); equal to the generic path. */
+export function balancedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podMem: number): number {
+  const allocCpu = nodeInfo.allocatable.milliCPU;
+  const allocMem = nodeInfo.allocatable.memory;
+  if (allocCpu === 0 || allocMem === 0) return 100;
+  const fc = Math.min(1, (nodeInfo.requested.milliCPU + podCpu) / allocCpu);
+  const fm = Math.min(1, (nodeInfo.requested.memory + podMem) / allocMem);
+  const std = Math.abs((fc - fm) / 2);
+  return Math.trunc((1 - std) * 100);
+}
+
 /** `resourceAllocationScorer.score`. */
 export function scoreResourceAllocation(nodeInfo: NodeInfo, podRequests: readonly number[], resources: readonly ResourceSpec[], useRequested: boolean, scorer: Scorer): number {
   const requested = new Array<number>(resources.length).fill(0);

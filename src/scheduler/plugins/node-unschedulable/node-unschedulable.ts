@@ -15,6 +15,8 @@ export const Name = names.NodeUnschedulable;
 export const ErrReasonUnknownCondition = "node(s) had unknown conditions";
 export const ErrReasonUnschedulable = 'node(s) were unschedulable';
 export const TaintNodeUnschedulable = 'node.kubernetes.io/unschedulable';
+const statusUnknown = newStatus(Code.UnschedulableAndUnresolvable, ErrReasonUnknownCondition);
+const statusUnschedulable = newStatus(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
 
 function toleratesUnschedulable(pod: Pod): boolean {
   return tolerationsTolerateTaint(pod.spec?.tolerations, { key: TaintNodeUnschedulable, effect: 'NoSchedule' });
@@ -25,9 +27,9 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
     const node = nodeInfo.node;
-    if (node === undefined) return newStatus(Code.UnschedulableAndUnresolvable, ErrReasonUnknownCondition);
+    if (node === undefined) return statusUnknown;
     if (node.spec?.unschedulable !== true) return Status.success();
-    if (!toleratesUnschedulable(pod)) return newStatus(Code.UnschedulableAndUnresolvable, ErrReasonUnschedulable);
+    if (!toleratesUnschedulable(pod)) return statusUnschedulable;
     return Status.success();
   }
 

@@ -37,6 +37,8 @@ export const ErrReasonNodeLabelNotMatch = ErrReasonConstraintsNotMatch + ' (miss
 const labelHostname = 'kubernetes.io/hostname';
 const labelZone = 'topology.kubernetes.io/zone';
 const preFilterStateKey = 'PreFilter' + Name;
+const statusLabel = newStatus(Code.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch);
+const statusSkew = newStatus(Code.Unschedulable, ErrReasonConstraintsNotMatch);
 const preScoreStateKey = 'PreScore' + Name;
 const maxInt32 = 2147483647;
 
@@ -295,13 +297,13 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     const podLabels = pod.metadata?.labels;
     for (const c of s.constraints) {
       const tpVal = nodeInfo.labels[c.topologyKey];
-      if (tpVal === undefined) return newStatus(Code.UnschedulableAndUnresolvable, ErrReasonNodeLabelNotMatch);
+      if (tpVal === undefined) return statusLabel;
       const minMatchNum = s.minMatchNum(c.topologyKey, c.minDomains);
       if (minMatchNum === undefined) return Status.error('failed to retrieve path by topology key');
       const selfMatchNum = c.selector.matches(podLabels) ? 1 : 0;
       const matchNum = s.tpPairToMatchNum.get(pairKey(c.topologyKey, tpVal)) ?? 0;
       const skew = matchNum + selfMatchNum - minMatchNum;
-      if (skew > c.maxSkew) return newStatus(Code.Unschedulable, ErrReasonConstraintsNotMatch);
+      if (skew > c.maxSkew) return statusSkew;
     }
     return Status.success();
   }

@@ -54,13 +54,17 @@ function preferNoScheduleTolerations(tols: readonly Toleration[] | undefined): T
 
 export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
   readonly name = Name;
+  /** One status per taint object (node objects are immutable once cached). */
+  private readonly statusByTaint = new WeakMap<Taint, Status>();
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
     const taints = nodeInfo.taints;
     if (taints.length === 0) return Status.success();
     const taint = findMatchingUntoleratedTaint(taints, pod.spec?.tolerations, doNotScheduleTaint);
     if (taint === undefined) return Status.success();
-    return newStatus(Code.UnschedulableAndUnresolvable, untoleratedTaintReason(taint));
+    let s = this.statusByTaint.get(taint);
+    if (s === undefined) this.statusByTaint.set(taint, (s = newStatus(Code.UnschedulableAndUnresolvable, untoleratedTaintReason(taint))));
+    return s;
   }
 
   preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status {
