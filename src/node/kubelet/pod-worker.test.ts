@@ -270,3 +270,32 @@ void test('ignore-sigterm: deletion waits the grace period and ends with 137', (
   assert.equal(r2.readyForDeletion, true);
   assert.equal(r2.status.containerStatuses?.[0]?.state?.terminated?.exitCode, 137);
 });
+
+void test('a pod that ran before the agent restarted resumes as after a node reboot: restarts count on, last state Unknown/255', () => {
+  const pod = makePod('r').obj();
+  const resumed: Pod = {
+    ...pod,
+    status: {
+      phase: 'Running',
+      startTime: '2025-12-31T23:00:00Z',
+      containerStatuses: [
+        {
+          name: 'app',
+          ready: true,
+          restartCount: 2,
+          image: 'docker.io/library/nginx:1.27',
+          imageID: '',
+          containerID: 'containerd://aaaa',
+          state: { running: { startedAt: '2025-12-31T23:30:00Z' } },
+        },
+      ],
+    },
+  };
+  const { worker } = start(linuxSpec, resumed);
+  const { last } = runUntil(worker, T0, T0 + 30_000);
+  const cs = last.status.containerStatuses?.[0];
+  assert.equal(cs?.restartCount, 3);
+  assert.deepEqual([cs?.lastState?.terminated?.reason, cs?.lastState?.terminated?.exitCode], ['Unknown', 255]);
+  assert.equal(last.status.startTime, '2025-12-31T23:00:00Z');
+  assert.equal(printPod({ status: last.status }).status, 'Running');
+});

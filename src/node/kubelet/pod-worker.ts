@@ -150,6 +150,32 @@ export class PodWorker {
     const init = (pod.spec?.initContainers ?? []).map((c) => this.newContainer(c, true));
     const regular = (pod.spec?.containers ?? []).map((c) => this.newContainer(c, false));
     this.containers = [...init, ...regular];
+    this.resumeFrom(pod.status);
+  }
+
+  /**
+   * A pod that already ran on this node before the agent (re)started: as after a node reboot, the old
+   * containers are gone, so the next instances count on from the reported restart counts, with a last state
+   * `Unknown`/255 for containers that were running; init containers that completed stay completed.
+   */
+  private resumeFrom(status: PodStatus | undefined): void {
+    if (status?.startTime !== undefined) this.startTime = Date.parse(status.startTime);
+    const previous = [...(status?.initContainerStatuses ?? []), ...(status?.containerStatuses ?? [])];
+    for (const c of this.containers) {
+      const prev = previous.find((p) => p.name === c.name);
+      if (prev?.containerID === undefined || prev.containerID === '') continue;
+      c.everStarted = true;
+      c.restartCount = prev.restartCount;
+      c.containerID = prev.containerID;
+      const term = prev.state?.terminated;
+      if (c.init && !c.sidecar && term?.exitCode === 0) {
+        c.state = { kind: 'terminated', exitCode: 0, reason: term.reason ?? 'Completed', startedAt: Date.parse(term.startedAt ?? '') || 0, finishedAt: Date.parse(term.finishedAt ?? '') || 0 };
+        c.needsStart = false;
+        continue;
+      }
+      const startedAt = Date.parse(prev.state?.running?.startedAt ?? term?.startedAt ?? '') || 0;
+      c.lastTermination = { kind: 'terminated', exitCode: 255, reason: 'Unknown', startedAt, finishedAt: startedAt };
+    }
   }
 
   get uid(): string {
@@ -243,7 +269,7 @@ export class PodWorker {
         return this.result(nowMs, undefined, false);
       }
       this.admitted = true;
-      this.startTime = nowMs;
+      this.startTime ??= nowMs;
     }
     if (deleting) return this.syncTermination(nowMs);
     if (this.isTerminal) return this.result(nowMs, undefined, false);
