@@ -18,7 +18,8 @@ export interface InformerFactoryOptions {
 export interface InformerFactory {
   /**
    * The shared informer for `res` with these namespace and selectors. Asking again answers the same informer;
-   * indexers are added to it (a name already in use with another function throws).
+   * indexers are added to it (a name already in use with another function throws); `pageSize` and
+   * `transform` of the first request win.
    */
   informerFor<T extends KubeObject>(res: ResourceType, opts?: Omit<InformerOptions<T>, 'clock' | 'log'>): Informer<T>;
   /** Starts every informer handed out so far; later ones start as they are handed out. */

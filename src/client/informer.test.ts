@@ -107,6 +107,27 @@ void describe('informer', () => {
     assert.equal(inf.get('ns/x')?.apiVersion, 'v1');
   });
 
+  void test('transform applies to listed and watched objects before caching', async (t) => {
+    const client = new FakeClient();
+    client.onList = () =>
+      Promise.resolve(podList([{ ...pod('a', '1'), metadata: { ...pod('a', '1').metadata, managedFields: [{ manager: 'kubectl' }] } }], '1'));
+    const inf = createInformer<Pod>(client, resources.pods, {
+      clock: new FakeClock(),
+      transform: (p) => {
+        const { managedFields: _drop, ...metadata } = p.metadata ?? {};
+        return { ...p, metadata };
+      },
+    });
+    inf.start();
+    t.after(() => inf.stop());
+    await inf.waitForSync();
+    assert.equal(inf.get('ns/a')?.metadata?.managedFields, undefined);
+    await waitUntil(() => client.watches.length === 1, 'the watch');
+    client.watches[0]?.send('MODIFIED', { ...pod('a', '2'), metadata: { ...pod('a', '2').metadata, managedFields: [{ manager: 'x' }] } });
+    await waitUntil(() => inf.get('ns/a')?.metadata?.resourceVersion === '2', 'the update');
+    assert.equal(inf.get('ns/a')?.metadata?.managedFields, undefined);
+  });
+
   void test('watch events reach every handler in order; stale events are ignored', async (t) => {
     const client = new FakeClient();
     client.onList = () => Promise.resolve(podList([pod('a', '5')], '5'));

@@ -32,6 +32,11 @@ export interface InformerOptions<T> {
   indexers?: Record<string, (obj: T) => string[]>;
   /** Page size for lists (default 500). */
   pageSize?: number;
+  /**
+   * Applied to every object before it is cached and handed to handlers (client-go's `SetTransform`), e.g. to
+   * drop `managedFields` and save memory with many objects.
+   */
+  transform?: (obj: T) => T;
   clock?: Clock;
   /** Where handler exceptions and watch/list failures go (default `console.error`). */
   log?: (message: string, err?: unknown) => void;
@@ -363,10 +368,10 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
     return s;
   }
 
-  /** List items come without apiVersion/kind; fill them in so handlers can build references. */
+  /** List items come without apiVersion/kind; fill them in so handlers can build references. Then transform. */
   private withTypeMeta(obj: T): T {
-    if (obj.apiVersion !== undefined && obj.kind !== undefined) return obj;
-    return { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(this.res), kind: obj.kind ?? this.res.kind };
+    const typed = obj.apiVersion !== undefined && obj.kind !== undefined ? obj : { ...obj, apiVersion: obj.apiVersion ?? apiVersionOf(this.res), kind: obj.kind ?? this.res.kind };
+    return this.opts.transform !== undefined ? this.opts.transform(typed) : typed;
   }
 
   private store(key: string, obj: T): void {
