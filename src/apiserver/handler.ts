@@ -222,6 +222,14 @@ export class ApiHandler {
     }
     const openapi = this.o.openapi;
     if (openapi !== undefined) {
+      if (path === '/openapi/v2' && (req.headers.accept ?? '').includes('protobuf')) {
+        // kubectl asks for the v2 document in protobuf only to validate kinds the v3 documents do not
+        // describe (kinds the server does not serve); an empty document answers "no schema", so such
+        // objects skip client-side validation and fail as unknown kinds, as against a real server.
+        res.writeHead(200, { 'Content-Type': 'application/com.github.proto-openapi.spec.v2.v1.0+protobuf', 'Content-Length': 0 });
+        res.end();
+        return;
+      }
       if (path === '/openapi/v2') {
         const body = openapi.v2();
         res.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': body.length });
