@@ -1,3 +1,4 @@
+export { parseProtobufBody, type ExpectedKind } from './body.js';
 export {
   PROTOBUF_CONTENT_TYPE,
   PROTOBUF_PREFIX,
