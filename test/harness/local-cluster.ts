@@ -55,7 +55,7 @@ export async function startTestCluster(
           lastError = e;
         }
         if (Date.now() > deadline) {
-          throw new Error(`timed out waiting for ${what}${lastError !== undefined ? `: ${String(lastError)}` : ''}`);
+          throw new Error(`timed out waiting for ${what}${lastError instanceof Error ? `: ${lastError.message}` : ''}`);
         }
         await new Promise((r) => setTimeout(r, 200));
       }
