@@ -321,3 +321,23 @@ void test('an apply patch of another version, or with managedFields, is a 400', 
     (e: unknown) => isApiError(e) && e.code === 400 && e.message === 'metadata.managedFields must be nil',
   );
 });
+
+void test('more than ten Update managers: the oldest merge into ancient-changes', () => {
+  let obj: JsonObject = { metadata: { name: 'cm' }, data: {} };
+  for (let i = 0; i < 12; i++) {
+    const next = structuredClone(obj);
+    (next['data'] as JsonObject)[`k${i}`] = 'v';
+    obj = updateManagedFields(obj, next, undefined, { manager: `m${String(i).padStart(2, '0')}`, apiVersion: 'v1', now: now + i * 1000 });
+  }
+  const entries = mf(obj);
+  assert.equal(entries.length, 10);
+  assert.deepEqual(entries[0], {
+    manager: 'ancient-changes',
+    operation: 'Update',
+    apiVersion: 'v1',
+    time: '2026-11-22T01:09:16Z',
+    fieldsType: 'FieldsV1',
+    fieldsV1: { 'f:data': { 'f:k0': {}, 'f:k1': {}, 'f:k2': {} } },
+  });
+  assert.deepEqual(entries.slice(1).map((e) => e.manager), ['m03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09', 'm10', 'm11']);
+});

@@ -457,10 +457,50 @@ export function applyConflictError(conflicts: ReadonlyArray<{ manager: string; p
   return new ApiError(409, StatusReason.Conflict, message, { causes });
 }
 
+/** fieldmanager's cap on Update entries; older ones are merged into `ancient-changes` per API version. */
+export const maxUpdateManagers = 10;
+const oldUpdatesManagerName = 'ancient-changes';
+
+function seconds(t: string | undefined): number {
+  return t === undefined ? 0 : Math.floor(Date.parse(t) / 1000);
+}
+
+/** `capManagersManager.capUpdateManagers`. */
+function capUpdateManagers(entries: Entry[]): Entry[] {
+  const updaters = entries.filter((e) => e.operation === 'Update');
+  if (updaters.length <= maxUpdateManagers) return entries;
+  updaters.sort((a, b) => seconds(a.time) - seconds(b.time) || (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : 0));
+  let out = [...entries];
+  const firstByVersion = new Map<string, Entry>();
+  const buckets = new Map<string, Entry>();
+  let length = updaters.length;
+  for (let i = 0; i < updaters.length && length > maxUpdateManagers; i++) {
+    const e = updaters[i];
+    if (!e) continue;
+    const first = firstByVersion.get(e.apiVersion);
+    if (!first) {
+      firstByVersion.set(e.apiVersion, e);
+      continue;
+    }
+    let bucket = buckets.get(e.apiVersion);
+    if (!bucket) {
+      bucket = { manager: oldUpdatesManagerName, operation: 'Update', apiVersion: e.apiVersion, time: first.time, subresource: undefined, set: first.set };
+      buckets.set(e.apiVersion, bucket);
+      out = out.filter((x) => x !== first);
+      out.push(bucket);
+    }
+    bucket.set = e.set.union(bucket.set);
+    bucket.time = e.time;
+    out = out.filter((x) => x !== e);
+    length--;
+  }
+  return out;
+}
+
 function withManagedFields(obj: JsonObject, entries: readonly Entry[]): JsonObject {
   const out = deepCopy(obj);
   const meta = isObject(out['metadata']) ? out['metadata'] : {};
-  const live = entries.filter((e) => !e.set.isEmpty());
+  const live = capUpdateManagers(entries.filter((e) => !e.set.isEmpty()));
   if (live.length > 0) meta['managedFields'] = encode(live) as unknown as JsonValue;
   else delete meta['managedFields'];
   out['metadata'] = meta;
