@@ -247,3 +247,22 @@ void test('the kube-node-lease namespace is created when the API server has none
   assert.ok(client.peek(resources.namespaces, 'kube-node-lease') !== undefined);
   assert.equal(client.peek<Lease>(resources.leases, 'linux-amd64-1', 'kube-node-lease')?.spec?.holderIdentity, 'linux-amd64-1');
 });
+
+void test('after an agent restart, a flannel pod that was Running makes the network ready at once', async (t) => {
+  const client = new FakeClient();
+  await client.create(resources.pods, {
+    ...bound('kube-flannel-ds-x', 'linux-amd64-1', { hostNetwork: true, containers: [{ name: 'kube-flannel', image: 'docker.io/flannel/flannel:v0.26.1' }] }, { labels: { app: 'flannel' } }),
+    status: { phase: 'Running' },
+  });
+  const clock = new FakeClock(T0);
+  const host = new NodeHost({ client, clock, nodes: [linux], log: () => undefined, nodeEvents: false });
+  t.after(() => {
+    host.stop();
+    client.closeAll();
+  });
+  await host.start();
+  await host.waitForSync();
+  for (let i = 0; i < 10; i++) await flush();
+  assert.equal(host.isNetworkReady('linux-amd64-1'), true);
+  assert.equal(client.peek<Node>(resources.nodes, 'linux-amd64-1')?.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
+});

@@ -546,6 +546,8 @@ export class NodeHost implements NodeHostView {
       const phase = pod.status?.phase;
       if (phase === 'Succeeded' || phase === 'Failed') return;
       n.pods.set(uid, { worker: new PodWorker(n.workerCtx, pod), writing: false, dirty: false, deleted: false, finalDeleteSent: false });
+      // A network plugin that ran here before a restart left its CNI config on disk: the network is ready.
+      if (phase === 'Running' && isNetworkPluginPod(pod)) this.setNetworkReady(n);
       this.scheduleSync(n, uid, this.now());
       return;
     }
