@@ -106,7 +106,7 @@ test('scenario 2: the RuntimeClass, Deployment and LoadBalancer Service are vali
   await runValidating(chain, a, lookup);
   assert.deepEqual(pod.spec?.nodeSelector, { 'kubernetes.io/os': 'windows', 'kubernetes.io/arch': 'amd64', 'node.kubernetes.io/windows-build': '10.0.17763' });
   assert.deepEqual(pod.spec?.tolerations?.at(-1), { effect: 'NoSchedule', key: 'os', operator: 'Equal', value: 'windows' });
-  assert.deepEqual(pod.spec?.containers[0]?.resources, { limits: { cpu: 1, memory: '800Mi' }, requests: { cpu: 0.1, memory: '300Mi' } });
+  assert.deepEqual(pod.spec?.containers[0]?.resources, { limits: { cpu: '1', memory: '800Mi' }, requests: { cpu: '100m', memory: '300Mi' } });
 });
 
 test('scenario 4: the guide Deployment without spec.selector is rejected as invalid', () => {

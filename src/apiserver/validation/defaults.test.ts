@@ -143,3 +143,11 @@ test('hostNetwork: container ports default to host ports on Pods, not on templat
   defaultDaemonSet(ds);
   assert.equal(ds.spec?.template.spec?.containers[0]?.ports?.[0]?.hostPort, undefined);
 });
+
+test('quantities are stored in canonical form', () => {
+  const pod = { spec: { containers: [{ name: 'a', image: 'i', resources: { limits: { cpu: 1, memory: '1.5Gi' }, requests: { cpu: '.1', memory: '300Mi' } } }], overhead: { cpu: '0.25' }, volumes: [{ name: 'v', emptyDir: { sizeLimit: '1000Mi' } }] } };
+  applyDefaults({ group: '', kind: 'Pod' }, pod as unknown as Pod);
+  assert.deepEqual(pod.spec.containers[0]?.resources, { limits: { cpu: '1', memory: '1536Mi' }, requests: { cpu: '100m', memory: '300Mi' } });
+  assert.deepEqual(pod.spec.overhead, { cpu: '250m' });
+  assert.equal(pod.spec.volumes[0]?.emptyDir.sizeLimit, '1000Mi');
+});

@@ -15,7 +15,7 @@ import type { Job, CronJob, JobSpec } from 'kubernetes-types/batch/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { KubeObject } from '../../client/client.js';
-import { compareQuantities, parseQuantity } from '../../api/quantity.js';
+import { canonicalQuantity, compareQuantities, isQuantity, parseQuantity } from '../../api/quantity.js';
 import { externallyAccessible } from './service.js';
 
 /** `ParseImageName`'s tag: `latest` when neither tag nor digest is given. */
@@ -404,8 +404,41 @@ export function defaultLimitRange(lr: LimitRange): void {
   }
 }
 
-/** Applies the defaults of the given kind (a no-op for kinds without defaults). */
+const quantityListKeys = new Set(['limits', 'requests', 'overhead', 'podFixed', 'capacity', 'allocatable', 'hard', 'used', 'max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']);
+
+/**
+ * Rewrites every quantity in resource lists (`resources.limits`, `overhead`, `status.capacity`, LimitRange
+ * items, ...) and `emptyDir.sizeLimit` to its canonical string, as the API server stores and returns it
+ * (`cpu: .1` -> `100m`, `memory: 1.5Gi` -> `1536Mi`, `cpu: 1` -> `"1"`). Malformed values are left alone
+ * (`findMalformedQuantity` reports them first).
+ */
+export function canonicalizeQuantities(obj: unknown): void {
+  const visit = (v: unknown, parentKey: string): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, '');
+      return;
+    }
+    if (v === null || typeof v !== 'object') return;
+    const o = v as Record<string, unknown>;
+    for (const [k, x] of Object.entries(o)) {
+      const isListValue = quantityListKeys.has(parentKey) && (typeof x === 'string' || typeof x === 'number');
+      if ((isListValue || (k === 'sizeLimit' && (typeof x === 'string' || typeof x === 'number'))) && isQuantity(String(x))) {
+        o[k] = canonicalQuantity(String(x));
+        continue;
+      }
+      visit(x, k);
+    }
+  };
+  visit(obj, '');
+}
+
+/** Applies the defaults of the given kind, then canonicalizes its quantities. */
 export function applyDefaults(kind: { group: string; kind: string }, obj: KubeObject): void {
+  applyKindDefaults(kind, obj);
+  canonicalizeQuantities(obj);
+}
+
+function applyKindDefaults(kind: { group: string; kind: string }, obj: KubeObject): void {
   switch (`${kind.group}/${kind.kind}`) {
     case '/Pod':
       return defaultPod(obj as Pod);
