@@ -40,6 +40,23 @@ void test('a cancelled FakeClock timer never fires; cancel is idempotent', () =>
   assert.equal(clock.pendingTimers(), 0);
 });
 
+void test('FakeClock handles many timers in order', () => {
+  const clock = new FakeClock();
+  const fired: number[] = [];
+  const n = 20_000;
+  for (let i = 0; i < n; i++) {
+    const at = (i * 7919) % n;
+    clock.setTimeout(() => fired.push(at), at);
+  }
+  const handles = Array.from({ length: 100 }, (_, i) => clock.setTimeout(() => fired.push(-1), i));
+  for (const h of handles) h.cancel();
+  assert.equal(clock.pendingTimers(), n);
+  clock.step(n);
+  assert.equal(fired.length, n);
+  assert.ok(fired.every((v, i) => i === 0 || (fired[i - 1] ?? -1) <= v));
+  assert.equal(clock.pendingTimers(), 0);
+});
+
 void test('realClock timers fire and can be cancelled', async () => {
   let fired = 0;
   const cancelled = realClock.setTimeout(() => fired++, 1);

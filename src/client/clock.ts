@@ -34,18 +34,24 @@ interface FakeTimer {
   readonly at: number;
   readonly seq: number;
   readonly fn: () => void;
-  cancelled: boolean;
+  done: boolean;
+}
+
+function earlier(a: FakeTimer, b: FakeTimer): boolean {
+  return a.at < b.at || (a.at === b.at && a.seq < b.seq);
 }
 
 /**
  * A manual clock for tests (client-go's `testing/clock.FakeClock`). Time moves only through `step()`, which
  * fires every timer that falls due, in due-time order (ties in creation order), with `now()` set to each
  * timer's due time while it runs; timers created by a firing timer fire in the same `step()` if they fall due.
+ * Timers sit in a binary heap, so tests with tens of thousands of pending timers stay fast.
  */
 export class FakeClock implements Clock {
   private current: number;
   private seq = 0;
-  private timers: FakeTimer[] = [];
+  private pending = 0;
+  private readonly heap: FakeTimer[] = [];
 
   constructor(startMs = 0) {
     this.current = startMs;
@@ -56,11 +62,14 @@ export class FakeClock implements Clock {
   }
 
   setTimeout(fn: () => void, ms: number): TimerHandle {
-    const timer: FakeTimer = { at: this.current + Math.max(0, ms), seq: this.seq++, fn, cancelled: false };
-    this.timers.push(timer);
+    const timer: FakeTimer = { at: this.current + Math.max(0, ms), seq: this.seq++, fn, done: false };
+    this.push(timer);
+    this.pending++;
     return {
       cancel: () => {
-        timer.cancelled = true;
+        if (timer.done) return;
+        timer.done = true;
+        this.pending--;
       },
     };
   }
@@ -69,13 +78,12 @@ export class FakeClock implements Clock {
   step(ms: number): void {
     const target = this.current + ms;
     for (;;) {
-      this.timers = this.timers.filter((t) => !t.cancelled);
-      let next: FakeTimer | undefined;
-      for (const t of this.timers) {
-        if (t.at <= target && (next === undefined || t.at < next.at || (t.at === next.at && t.seq < next.seq))) next = t;
-      }
-      if (next === undefined) break;
-      next.cancelled = true;
+      const next = this.heap[0];
+      if (next === undefined || next.at > target) break;
+      this.pop();
+      if (next.done) continue;
+      next.done = true;
+      this.pending--;
       this.current = Math.max(this.current, next.at);
       next.fn();
     }
@@ -84,6 +92,44 @@ export class FakeClock implements Clock {
 
   /** Timers not yet fired or cancelled (tests assert that stop() cleaned up). */
   pendingTimers(): number {
-    return this.timers.filter((t) => !t.cancelled).length;
+    return this.pending;
+  }
+
+  private push(t: FakeTimer): void {
+    const h = this.heap;
+    h.push(t);
+    let i = h.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      const p = h[parent] as FakeTimer;
+      if (!earlier(t, p)) break;
+      h[i] = p;
+      i = parent;
+    }
+    h[i] = t;
+  }
+
+  private pop(): void {
+    const h = this.heap;
+    const last = h.pop();
+    if (last === undefined || h.length === 0) return;
+    let i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      let best = last;
+      const lt = h[l];
+      if (lt !== undefined && earlier(lt, best)) {
+        m = l;
+        best = lt;
+      }
+      const rt = h[r];
+      if (rt !== undefined && earlier(rt, best)) m = r;
+      if (m === i) break;
+      h[i] = h[m] as FakeTimer;
+      i = m;
+    }
+    h[i] = last;
   }
 }
