@@ -61,9 +61,18 @@ export interface ParsedNodeSelectorTerm {
   readonly fieldReqs: readonly Requirement[] | undefined;
 }
 
+const labelValuePattern = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+
+/** `validation.IsValidLabelValue`. */
+export function isValidLabelValue(v: string): boolean {
+  return v.length <= 63 && labelValuePattern.test(v);
+}
+
+/** `labels.NewRequirement`'s checks for node selector requirements. */
 function parseLabelRequirement(r: NodeSelectorRequirement): Requirement | undefined {
   const values = r.values ?? [];
   if (!labelOperators.has(r.operator)) return undefined;
+  if ((r.operator === 'In' || r.operator === 'NotIn') && !values.every(isValidLabelValue)) return undefined;
   switch (r.operator) {
     case 'In':
     case 'NotIn':

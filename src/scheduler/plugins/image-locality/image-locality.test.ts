@@ -1,0 +1,33 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { makeNode, makePod } from '../../_testing/wrappers.js';
+import { newTestFramework } from '../../_testing/framework.js';
+import { CycleState } from '../../framework/cycle-state.js';
+import { calculatePriority, maxContainerThreshold, minThreshold, normalizedImageName } from './image-locality.js';
+
+const mb = 1024 * 1024;
+
+void test('normalizedImageName adds :latest only when there is no tag', () => {
+  assert.equal(normalizedImageName('nginx'), 'nginx:latest');
+  assert.equal(normalizedImageName('nginx:1.25'), 'nginx:1.25');
+  assert.equal(normalizedImageName('localhost:5000/app'), 'localhost:5000/app:latest');
+});
+
+void test('calculatePriority clamps to the thresholds', () => {
+  assert.equal(calculatePriority(0, 1), 0);
+  assert.equal(calculatePriority(minThreshold, 1), 0);
+  assert.equal(calculatePriority(maxContainerThreshold * 2, 1), 100);
+});
+
+// image_locality_test.go: "two images spread on two nodes, prefer the larger image one".
+void test('prefers the node holding the larger image, scaled by spread', () => {
+  const nodes = [makeNode('node1').images({ 'gcr.io/40:latest': 40 * mb, 'gcr.io/300:latest': 300 * mb }).obj(), makeNode('node2').images({ 'gcr.io/250:latest': 250 * mb, 'gcr.io/10:latest': 10 * mb }).obj()];
+  const { fwk, snapshot } = newTestFramework({ nodes, profile: { schedulerName: 's', plugins: [{ name: 'ImageLocality', weight: 1 }] } });
+  const pod = makePod('p').image('gcr.io/40').image('gcr.io/250').obj();
+  const state = new CycleState();
+  const ni = snapshot.list();
+  fwk.runPreScorePlugins(state, pod, ni);
+  const { scores } = fwk.runScorePlugins(state, pod, ni);
+  // node1: 40MB * 1/2 = 20MB -> below 23MB -> 0; node2: 250MB * 1/2 = 125MB -> 100*(125-23)/(2000-23) = 5.
+  assert.deepEqual(scores.map((s) => s.totalScore), [0, 5]);
+});
