@@ -250,6 +250,64 @@ export const columnDefinitions: Readonly<Record<string, readonly TableColumnDefi
     ageCol(),
     col('PreemptionPolicy', 'string', doc('PriorityClass.preemptionPolicy')),
   ],
+  '/replicationcontrollers': [
+    nameCol(),
+    col('Desired', 'integer', doc('ReplicationControllerSpec.replicas')),
+    col('Current', 'integer', doc('ReplicationControllerStatus.replicas')),
+    col('Ready', 'integer', doc('ReplicationControllerStatus.readyReplicas')),
+    ageCol(),
+    containersCol(),
+    imagesCol(),
+    col('Selector', 'string', doc('ReplicationControllerSpec.selector'), 1),
+  ],
+  '/podtemplates': [
+    nameCol(),
+    col('Containers', 'string', 'Names of each container in the template.'),
+    col('Images', 'string', 'Images referenced by each container in the template.'),
+    col('Pod Labels', 'string', 'The labels for the pod template.'),
+  ],
+  // Upstream reads the certificates/v1beta1 docs; the v1 text is used here (see the report).
+  'certificates.k8s.io/certificatesigningrequests': [
+    nameCol(),
+    ageCol(),
+    col('SignerName', 'string', doc('CertificateSigningRequestSpec.signerName')),
+    col('Requestor', 'string', doc('CertificateSigningRequestSpec.request')),
+    col('RequestedDuration', 'string', doc('CertificateSigningRequestSpec.expirationSeconds')),
+    col('Condition', 'string', doc('CertificateSigningRequestStatus.conditions')),
+  ],
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': [
+    nameCol(),
+    col('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration'),
+    ageCol(),
+  ],
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': [
+    nameCol(),
+    col('Webhooks', 'integer', 'Webhooks indicates the number of webhooks registered in this configuration'),
+    ageCol(),
+  ],
+  'storage.k8s.io/volumeattachments': [
+    nameCol(),
+    col('Attacher', 'string', doc('VolumeAttachmentSpec.attacher'), 0, 'name'),
+    col('PV', 'string', doc('VolumeAttachmentSource.persistentVolumeName')),
+    col('Node', 'string', doc('VolumeAttachmentSpec.nodeName')),
+    col('Attached', 'boolean', doc('VolumeAttachmentStatus.attached')),
+    ageCol(),
+  ],
+  'storage.k8s.io/csinodes': [
+    nameCol(),
+    col('Drivers', 'integer', 'Drivers indicates the number of CSI drivers registered on the node'),
+    ageCol(),
+  ],
+  'storage.k8s.io/csidrivers': [
+    nameCol(),
+    col('AttachRequired', 'boolean', doc('CSIDriverSpec.attachRequired')),
+    col('PodInfoOnMount', 'boolean', doc('CSIDriverSpec.podInfoOnMount')),
+    col('StorageCapacity', 'boolean', doc('CSIDriverSpec.storageCapacity')),
+    col('TokenRequests', 'string', doc('CSIDriverSpec.tokenRequests')),
+    col('RequiresRepublish', 'boolean', doc('CSIDriverSpec.requiresRepublish')),
+    col('Modes', 'string', doc('CSIDriverSpec.volumeLifecycleModes')),
+    ageCol(),
+  ],
   // Upstream reads `metav1.ObjectMeta{}.SwaggerDoc()["handler"]`, which does not exist: the description is empty.
   'node.k8s.io/runtimeclasses': [nameCol(), col('Handler', 'string', ''), ageCol()],
   'discovery.k8s.io/endpointslices': [
@@ -270,7 +328,13 @@ export const defaultColumnDefinitions: readonly TableColumnDefinition[] = [
   col('Created At', 'date', doc('ObjectMeta.creationTimestamp')),
 ];
 
+/** Resources printed with another resource's printer (events.k8s.io Events convert to core Events). */
+export const printedAs: Readonly<Record<string, string>> = {
+  'events.k8s.io/events': '/events',
+};
+
 /** The column definitions kube-apiserver uses for `group/resource`. */
 export function columnsFor(group: string, resource: string): readonly TableColumnDefinition[] {
-  return columnDefinitions[`${group}/${resource}`] ?? defaultColumnDefinitions;
+  const key = `${group}/${resource}`;
+  return columnDefinitions[printedAs[key] ?? key] ?? defaultColumnDefinitions;
 }

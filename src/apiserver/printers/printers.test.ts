@@ -491,3 +491,50 @@ void test('resources without a printer get Name and Created At (roles, limitrang
     assert.deepEqual(t.rows[0]?.object, { metadata: { name: 'x', creationTimestamp: '2026-11-22T01:08:52Z' } });
   }
 });
+
+void test('certificate signing requests: signer, requestor, requested duration and condition', () => {
+  const csr: KubeObject = {
+    metadata: { name: 'csr-1', creationTimestamp: ago(90_000) },
+    spec: { signerName: 'kubernetes.io/kube-apiserver-client-kubelet', username: 'system:bootstrap:abcdef', expirationSeconds: 86400, request: 'LS0t' },
+    status: { conditions: [{ type: 'Approved', status: 'True' }], certificate: 'LS0t' },
+  };
+  assert.deepEqual(printTable('certificatesigningrequests', 'certificates.k8s.io', [csr], { includeObject: 'None', now }).rows[0]?.cells, [
+    'csr-1',
+    '90s',
+    'kubernetes.io/kube-apiserver-client-kubelet',
+    'system:bootstrap:abcdef',
+    '24h',
+    'Approved,Issued',
+  ]);
+  const pending: KubeObject = { metadata: { name: 'p' }, spec: { request: '' }, status: {} };
+  assert.deepEqual(printTable('certificatesigningrequests', 'certificates.k8s.io', [pending], { includeObject: 'None', now }).rows[0]?.cells.slice(2), ['<none>', '', '<none>', 'Pending']);
+});
+
+void test('events.k8s.io/v1 events print with the core event columns', () => {
+  const ev: KubeObject = {
+    metadata: { name: 'e1', creationTimestamp: ago(60_000) },
+    eventTime: ago(60_000),
+    regarding: { kind: 'Pod', name: 'p1', namespace: 'default' },
+    note: 'Successfully assigned default/p1 to n1',
+    reason: 'Scheduled',
+    type: 'Normal',
+    action: 'Binding',
+    reportingController: 'default-scheduler',
+    reportingInstance: 'default-scheduler-n1',
+  };
+  const t = printTable('events', 'events.k8s.io', [ev], { includeObject: 'None', now });
+  assert.deepEqual(t.columnDefinitions.map((c) => c.name), ['Last Seen', 'Type', 'Reason', 'Object', 'Subobject', 'Source', 'Message', 'First Seen', 'Count', 'Name']);
+  assert.deepEqual(t.rows[0]?.cells, ['60s', 'Normal', 'Scheduled', 'pod/p1', '', 'default-scheduler, default-scheduler-n1', 'Successfully assigned default/p1 to n1', '60s', 1, 'e1']);
+});
+
+void test('replication controllers, pod templates, webhooks and CSI objects', () => {
+  const opts = { includeObject: 'None' as const, now };
+  assert.deepEqual(
+    printTable('replicationcontrollers', '', [{ metadata: { name: 'rc' }, spec: { replicas: 2, selector: { app: 'x' }, template: { spec: { containers: [{ name: 'c', image: 'i' }] } } }, status: { replicas: 2, readyReplicas: 1 } }], opts).rows[0]?.cells,
+    ['rc', 2, 2, 1, '<unknown>', 'c', 'i', 'app=x'],
+  );
+  assert.deepEqual(printTable('podtemplates', '', [{ metadata: { name: 'pt' }, template: { metadata: { labels: { a: 'b' } }, spec: { containers: [{ name: 'c', image: 'i' }] } } }], opts).rows[0]?.cells, ['pt', 'c', 'i', 'a=b']);
+  assert.deepEqual(printTable('validatingwebhookconfigurations', 'admissionregistration.k8s.io', [{ metadata: { name: 'v' }, webhooks: [{}, {}] }], opts).rows[0]?.cells, ['v', 2, '<unknown>']);
+  assert.deepEqual(printTable('csidrivers', 'storage.k8s.io', [{ metadata: { name: 'd' }, spec: {} }], opts).rows[0]?.cells, ['d', true, false, false, '<unset>', false, '<none>', '<unknown>']);
+  assert.deepEqual(printTable('volumeattachments', 'storage.k8s.io', [{ metadata: { name: 'va' }, spec: { attacher: 'csi.example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv1' } }, status: { attached: true } }], opts).rows[0]?.cells, ['va', 'csi.example.com', 'pv1', 'n1', true, '<unknown>']);
+});

@@ -8,6 +8,8 @@ import type { ObjectMeta, LabelSelector } from 'kubernetes-types/meta/v1.js';
 import type {
   ConfigMap,
   Container,
+  PodTemplate,
+  ReplicationController,
   Endpoints,
   Event,
   Namespace,
@@ -30,11 +32,12 @@ import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
-import type { StorageClass } from 'kubernetes-types/storage/v1.js';
+import type { CSIDriver, CSINode, StorageClass, VolumeAttachment } from 'kubernetes-types/storage/v1.js';
+import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { canonicalQuantity } from '../../api/quantity.js';
 import { formatLabels } from '../../api/labels.js';
 import { humanDuration } from './duration.js';
-import { columnsFor, type TableColumnDefinition } from './columns.js';
+import { columnsFor, printedAs, type TableColumnDefinition } from './columns.js';
 
 /** Any Kubernetes object as stored: apiVersion, kind, metadata and the rest. */
 export interface KubeObject {
@@ -905,6 +908,87 @@ function printHorizontalPodAutoscaler(obj: KubeObject, now: number): Printed {
   };
 }
 
+/** events.k8s.io/v1 Event -> core/v1 Event, as the internal conversion does, so both print alike. */
+function eventsV1AsCore(obj: KubeObject): KubeObject {
+  const core: KubeObject = { ...obj };
+  const move = (from: string, to: string): void => {
+    if (obj[from] !== undefined) core[to] = obj[from];
+    delete core[from];
+  };
+  move('regarding', 'involvedObject');
+  move('note', 'message');
+  move('reportingController', 'reportingComponent');
+  move('deprecatedSource', 'source');
+  move('deprecatedFirstTimestamp', 'firstTimestamp');
+  move('deprecatedLastTimestamp', 'lastTimestamp');
+  move('deprecatedCount', 'count');
+  return core;
+}
+
+function printReplicationController(obj: KubeObject, now: number): Printed {
+  const rc = as<ReplicationController>(obj);
+  const [names, images] = layoutContainerCells(rc.spec?.template?.spec?.containers);
+  return {
+    cells: [name(obj), rc.spec?.replicas ?? 0, rc.status?.replicas ?? 0, rc.status?.readyReplicas ?? 0, age(obj, now), names, images, formatLabels(rc.spec?.selector)],
+  };
+}
+
+function printPodTemplate(obj: KubeObject): Printed {
+  const pt = as<PodTemplate>(obj);
+  const [names, images] = layoutContainerCells(pt.template?.spec?.containers);
+  return { cells: [name(obj), names, images, formatLabels(pt.template?.metadata?.labels)] };
+}
+
+/** `extractCSRStatus`: Denied/Approved/Pending, then `,Failed` and `,Issued`. */
+function csrCondition(csr: CertificateSigningRequest): string {
+  const types = new Set((csr.status?.conditions ?? []).map((c) => c.type));
+  let status = types.has('Denied') ? 'Denied' : types.has('Approved') ? 'Approved' : 'Pending';
+  if (types.has('Failed')) status += ',Failed';
+  if ((csr.status?.certificate ?? '').length > 0) status += ',Issued';
+  return status;
+}
+
+function printCertificateSigningRequest(obj: KubeObject, now: number): Printed {
+  const csr = as<CertificateSigningRequest>(obj);
+  const signer = csr.spec?.signerName ?? '';
+  const exp = csr.spec?.expirationSeconds;
+  return {
+    cells: [name(obj), age(obj, now), signer === '' ? '<none>' : signer, csr.spec?.username ?? '', exp !== undefined ? humanDuration(exp * 1000) : '<none>', csrCondition(csr)],
+  };
+}
+
+function printWebhookConfiguration(obj: KubeObject, now: number): Printed {
+  const hooks = obj['webhooks'];
+  return { cells: [name(obj), Array.isArray(hooks) ? hooks.length : 0, age(obj, now)] };
+}
+
+function printVolumeAttachment(obj: KubeObject, now: number): Printed {
+  const va = as<VolumeAttachment>(obj);
+  return { cells: [name(obj), va.spec?.attacher ?? '', va.spec?.source?.persistentVolumeName ?? '', va.spec?.nodeName ?? '', va.status?.attached ?? false, age(obj, now)] };
+}
+
+function printCSINode(obj: KubeObject, now: number): Printed {
+  return { cells: [name(obj), as<CSINode>(obj).spec?.drivers?.length ?? 0, age(obj, now)] };
+}
+
+function printCSIDriver(obj: KubeObject, now: number): Printed {
+  const spec = as<CSIDriver>(obj).spec;
+  const modes = (spec?.volumeLifecycleModes ?? []).join(',');
+  const tokenRequests = spec?.tokenRequests !== undefined ? spec.tokenRequests.map((t) => t.audience).join(',') : '<unset>';
+  return {
+    cells: [
+      name(obj),
+      spec?.attachRequired ?? true,
+      spec?.podInfoOnMount ?? false,
+      spec?.storageCapacity ?? false,
+      tokenRequests,
+      spec?.requiresRepublish ?? false,
+      modes === '' ? '<none>' : modes,
+      age(obj, now),
+    ],
+  };
+}
+
 function printDefault(obj: KubeObject): Printed {
   const ts = obj.metadata?.creationTimestamp;
   // Go formats the zero time as 0001-01-01T00:00:00Z.
@@ -944,6 +1028,15 @@ const printers: Readonly<Record<string, Printer>> = {
   'discovery.k8s.io/endpointslices': printEndpointSlice,
   'storage.k8s.io/storageclasses': printStorageClass,
   'autoscaling/horizontalpodautoscalers': printHorizontalPodAutoscaler,
+  '/replicationcontrollers': printReplicationController,
+  '/podtemplates': printPodTemplate,
+  'certificates.k8s.io/certificatesigningrequests': printCertificateSigningRequest,
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations': printWebhookConfiguration,
+  'admissionregistration.k8s.io/validatingwebhookconfigurations': printWebhookConfiguration,
+  'storage.k8s.io/volumeattachments': printVolumeAttachment,
+  'storage.k8s.io/csinodes': printCSINode,
+  'storage.k8s.io/csidrivers': printCSIDriver,
+  'events.k8s.io/events': (o, now) => printEvent(eventsV1AsCore(o), now),
 };
 
 function rowObject(obj: KubeObject, policy: IncludeObjectPolicy): unknown {
@@ -981,5 +1074,6 @@ export function printTable(resource: string, group: string, objects: readonly Ku
 
 /** Whether kube-apiserver has a dedicated printer for the resource (else: Name, Created At). */
 export function hasPrinter(group: string, resource: string): boolean {
-  return printers[`${group}/${resource}`] !== undefined;
+  const key = `${group}/${resource}`;
+  return printers[printedAs[key] ?? key] !== undefined;
 }
