@@ -9,6 +9,7 @@ import * as deployment from './deployment/deployment.js';
 import * as disruption from './disruption/disruption.js';
 import * as endpoints from './endpoints/endpoints.js';
 import * as endpointslice from './endpointslice/endpointslice.js';
+import * as job from './job/job.js';
 import * as garbageCollector from './garbage-collector/garbage-collector.js';
 import * as namespace from './namespace/namespace.js';
 import * as nodeLifecycle from './node-lifecycle/node-lifecycle.js';
@@ -63,6 +64,7 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.Namespace, (ctx) => namespace.create(ctx));
   register(m, names.Disruption, (ctx) => disruption.create(ctx));
   register(m, names.StatefulSet, (ctx) => statefulset.create(ctx));
+  register(m, names.Job, (ctx) => job.create(ctx));
   return m;
 }
 
