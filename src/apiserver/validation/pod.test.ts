@@ -241,3 +241,33 @@ test('pod update: spec.os is immutable', () => {
   assert.equal(errs.length, 1);
   assert.ok(errs[0]?.detail.includes('OS'));
 });
+
+test('volumes: sources need their names and paths; mounts must name a volume', () => {
+  const pod = makePod({
+    volumes: [
+      { name: 'cfg', configMap: {} as never },
+      { name: 'host', hostPath: { path: '' } },
+      { name: 'none' } as never,
+    ],
+    containers: [container('ctr', { volumeMounts: [{ name: 'missing', mountPath: '/x' }] })],
+  });
+  assert.deepEqual(validatePodCreate(pod).map(fieldErrorString), [
+    'spec.volumes[0].configMap.name: Required value',
+    'spec.volumes[1].hostPath.path: Required value',
+    'spec.volumes[2]: Required value: must specify a volume type',
+    'spec.containers[0].volumeMounts[0].name: Not found: "missing"',
+  ]);
+});
+
+test('security contexts: IDs in range; hostNetwork ports must match host ports', () => {
+  const pod = makePod({
+    hostNetwork: true,
+    securityContext: { runAsUser: -1 },
+    containers: [container('ctr', { securityContext: { runAsGroup: 2147483648 }, ports: [{ containerPort: 80, hostPort: 8080, protocol: 'TCP' }] })],
+  });
+  assert.deepEqual(validatePodCreate(pod).map(fieldErrorString), [
+    'spec.containers[0].ports[0].containerPort: Invalid value: 80: must match `hostPort` when `hostNetwork` is true',
+    'spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive',
+    'spec.containers[0].securityContext.runAsGroup: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive',
+  ]);
+});

@@ -51,6 +51,7 @@ function validateVolumes(volumes: readonly Volume[] | undefined, path: Path): { 
     const srcErrs: FieldError[] = [];
     if (sources.length === 0) srcErrs.push(fieldErrors.required(p, 'must specify a volume type'));
     else if (sources.length > 1) srcErrs.push(fieldErrors.forbidden(p.child(sources[1] ?? ''), 'may not specify more than 1 volume type'));
+    srcErrs.push(...validateVolumeSourceFields(v, p));
     if ((v.name ?? '') === '') errs.push(fieldErrors.required(namePath, ''));
     else errs.push(...validateDNS1123Label(v.name, namePath));
     if (names.has(v.name)) errs.push(fieldErrors.duplicate(namePath, v.name));
@@ -58,6 +59,82 @@ function validateVolumes(volumes: readonly Volume[] | undefined, path: Path): { 
     else errs.push(...srcErrs);
   });
   return { names, errs };
+}
+
+function validateDefaultMode(mode: number | undefined, path: Path): FieldError[] {
+  if (mode === undefined || (mode >= 0 && mode <= 0o777)) return [];
+  return [fieldErrors.invalid(path, mode, 'must be a number between 0 and 0777 (octal), both inclusive')];
+}
+
+const hostPathTypes = ['', 'DirectoryOrCreate', 'Directory', 'FileOrCreate', 'File', 'Socket', 'CharDevice', 'BlockDevice'];
+
+/** The required fields of the common volume sources (`validateHostPathVolumeSource`, ...). */
+function validateVolumeSourceFields(v: Volume, p: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  if (v.hostPath !== undefined) {
+    if ((v.hostPath.path ?? '') === '') errs.push(fieldErrors.required(p.child('hostPath').child('path'), ''));
+    const t = v.hostPath.type ?? '';
+    if (!hostPathTypes.includes(t)) errs.push(fieldErrors.notSupported(p.child('hostPath').child('type'), t, hostPathTypes));
+  }
+  if (v.secret !== undefined) {
+    if ((v.secret.secretName ?? '') === '') errs.push(fieldErrors.required(p.child('secret').child('secretName'), ''));
+    errs.push(...validateDefaultMode(v.secret.defaultMode, p.child('secret').child('defaultMode')));
+  }
+  if (v.configMap !== undefined) {
+    if ((v.configMap.name ?? '') === '') errs.push(fieldErrors.required(p.child('configMap').child('name'), ''));
+    errs.push(...validateDefaultMode(v.configMap.defaultMode, p.child('configMap').child('defaultMode')));
+  }
+  if (v.persistentVolumeClaim !== undefined && (v.persistentVolumeClaim.claimName ?? '') === '') {
+    errs.push(fieldErrors.required(p.child('persistentVolumeClaim').child('claimName'), ''));
+  }
+  if (v.emptyDir?.medium !== undefined && !['', 'Memory', 'HugePages'].includes(v.emptyDir.medium) && !v.emptyDir.medium.startsWith('HugePages-')) {
+    errs.push(fieldErrors.notSupported(p.child('emptyDir').child('medium'), v.emptyDir.medium, ['', 'Memory', 'HugePages']));
+  }
+  return errs;
+}
+
+const maxID = 2147483647;
+
+function validateID(v: number | undefined, path: Path): FieldError[] {
+  if (v === undefined || (v >= 0 && v <= maxID)) return [];
+  return [fieldErrors.invalid(path, v, inclusiveRangeError(0, maxID))];
+}
+
+/** `ValidateSecurityContext` (container) and the ID ranges of the pod security context. */
+function validateSecurityContexts(spec: PodSpec, path: Path, allowPrivileged: boolean): FieldError[] {
+  const errs: FieldError[] = [];
+  const psc = spec.securityContext;
+  const pp = path.child('securityContext');
+  errs.push(...validateID(psc?.runAsUser, pp.child('runAsUser')));
+  errs.push(...validateID(psc?.runAsGroup, pp.child('runAsGroup')));
+  errs.push(...validateID(psc?.fsGroup, pp.child('fsGroup')));
+  (psc?.supplementalGroups ?? []).forEach((g, i) => errs.push(...validateID(g, pp.child('supplementalGroups').index(i))));
+  for (const { c, p } of containersWithPaths(spec, path)) {
+    const sc = c.securityContext;
+    if (sc === undefined) continue;
+    const sp = p.child('securityContext');
+    if (sc.privileged === true && !allowPrivileged) errs.push(fieldErrors.forbidden(sp.child('privileged'), 'disallowed by cluster policy'));
+    errs.push(...validateID(sc.runAsUser, sp.child('runAsUser')));
+    errs.push(...validateID(sc.runAsGroup, sp.child('runAsGroup')));
+    if (sc.procMount !== undefined && sc.procMount !== 'Default' && sc.procMount !== 'Unmasked') {
+      errs.push(fieldErrors.notSupported(sp.child('procMount'), sc.procMount, ['Default', 'Unmasked']));
+    }
+  }
+  return errs;
+}
+
+/** `validatePodHostNetworkDeps`: with hostNetwork, container ports must equal their host ports. */
+function validateHostNetworkPorts(spec: PodSpec, path: Path): FieldError[] {
+  if (spec.hostNetwork !== true) return [];
+  const errs: FieldError[] = [];
+  for (const { c, p } of containersWithPaths(spec, path)) {
+    (c.ports ?? []).forEach((port, i) => {
+      if ((port.hostPort ?? 0) !== port.containerPort) {
+        errs.push(fieldErrors.invalid(p.child('ports').index(i).child('containerPort'), port.containerPort, 'must match `hostPort` when `hostNetwork` is true'));
+      }
+    });
+  }
+  return errs;
 }
 
 function validateVolumeMounts(mounts: readonly VolumeMount[] | undefined, volumes: Set<string>, path: Path): FieldError[] {
@@ -279,6 +356,7 @@ export function validatePodSpec(spec: PodSpec, path: Path, opts: PodSpecOptions 
   for (const v of opts.extraVolumes ?? []) vols.names.add(v);
   errs.push(...vols.errs);
   errs.push(...validateContainers(spec, vols.names, path));
+  errs.push(...validateHostNetworkPorts(spec, path));
   switch (spec.restartPolicy ?? '') {
     case 'Always':
     case 'OnFailure':
@@ -306,6 +384,7 @@ export function validatePodSpec(spec: PodSpec, path: Path, opts: PodSpecOptions 
     errs.push(fieldErrors.required(path.child('dnsConfig'), 'must provide `dnsConfig` when `dnsPolicy` is None'));
   }
   errs.push(...validateLabels(spec.nodeSelector, path.child('nodeSelector')));
+  errs.push(...validateSecurityContexts(spec, path, opts.allowPrivileged ?? true));
   errs.push(...validateAffinity(spec.affinity, path.child('affinity')));
   (spec.readinessGates ?? []).forEach((g, i) => errs.push(...validateQualifiedName(g.conditionType, path.child('readinessGates').index(i).child('conditionType'))));
   const gates = new Set<string>();
