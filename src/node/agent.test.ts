@@ -117,7 +117,9 @@ void test('node status is posted when it changes, and every 5 min otherwise', as
 
 void test('heartbeats of many nodes are spread over the interval', async (t) => {
   const many = Array.from({ length: 10 }, (_, i): SimulatedNodeSpec => ({ ...linux, name: `n-${i}`, internalIP: `127.0.2.${i + 1}` }));
-  const { client, advance } = await setup(t, many);
+  const progress: string[] = [];
+  const { client, advance } = await setup(t, many, { onRegistered: (done, total) => progress.push(`${done}/${total}`) });
+  assert.deepEqual(progress, Array.from({ length: 10 }, (_, i) => `${i + 1}/10`));
   const renewals = (): number => client.calls.filter((c) => c.verb === 'update' && c.resource === 'leases').length;
   const start = renewals();
   await advance(999);

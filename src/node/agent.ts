@@ -61,6 +61,8 @@ export interface NodeHostOptions {
   nodeEvents?: boolean;
   /** Parallel registrations at start (default 32). */
   registrationConcurrency?: number;
+  /** Called after each node registers: (registered so far, total), for progress output. */
+  onRegistered?: (registered: number, total: number) => void;
   podWorkerTimings?: Partial<PodWorkerTimings>;
   /** Simulated per-pull latency, ms (default 300). */
   pullLatencyMs?: number;
@@ -366,10 +368,13 @@ export class NodeHost implements NodeHostView {
   // ---- registration ----
 
   private async registerAll(): Promise<void> {
-    const queue = [...this.nodes.values()];
-    const workers = Array.from({ length: Math.min(this.opts.registrationConcurrency ?? 32, queue.length) }, async () => {
-      for (let n = queue.shift(); n !== undefined && this.running; n = queue.shift()) {
+    const all = [...this.nodes.values()];
+    let next = 0;
+    let registered = 0;
+    const workers = Array.from({ length: Math.min(this.opts.registrationConcurrency ?? 32, all.length) }, async () => {
+      for (let n = all[next++]; n !== undefined && this.running; n = all[next++]) {
         await this.registerWithRetry(n);
+        this.opts.onRegistered?.(++registered, all.length);
       }
     });
     await Promise.all(workers);

@@ -12,6 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Container, ContainerState, ContainerStatus, Node, Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1.js';
+import { parseQuantity, quantityMilliValue } from '../../api/quantity.js';
 import { Backoff, formatGoDuration } from '../runtime/backoff.js';
 import type { ImageManager, KubeletEvent, PullInProgress, PullPolicy } from '../runtime/image-manager.js';
 import type { StoredImage } from '../runtime/image-store.js';
@@ -661,19 +662,22 @@ function entrypointOf(c: Container): string {
   return c.command?.[0] ?? '/docker-entrypoint.sh';
 }
 
-/** `v1qos.GetPodQOS`. */
+/** `v1qos.GetPodQOS` (pod-level resources aside). */
 export function qosClassOf(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
   const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const value = (q: string): number => quantityMilliValue(parseQuantity(q));
   let any = false;
   let guaranteed = true;
   for (const c of all) {
     const req = c.resources?.requests ?? {};
     const lim = c.resources?.limits ?? {};
     for (const r of ['cpu', 'memory']) {
-      const rq = req[r] ?? lim[r];
-      if (rq !== undefined) any = true;
-      if (lim[r] === undefined || (req[r] !== undefined && req[r] !== lim[r])) guaranteed = false;
+      const l = lim[r];
+      const q = req[r] ?? l;
+      if (q !== undefined && value(q) > 0) any = true;
+      if (l === undefined || (q !== undefined && value(q) !== value(l))) guaranteed = false;
     }
+    for (const [r, q] of Object.entries(req)) if (r !== 'cpu' && r !== 'memory' && value(q) > 0 && !r.includes('/')) any = true;
   }
   if (!any) return 'BestEffort';
   return guaranteed ? 'Guaranteed' : 'Burstable';
