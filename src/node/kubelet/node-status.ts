@@ -174,7 +174,9 @@ export function initialNode(spec: SimulatedNodeSpec, opts: { now: string; networ
       name: spec.name,
       labels: sortKeys({ ...kubeletNodeLabels(spec), ...spec.labels }),
       annotations: {
-        'node.alpha.kubernetes.io/ttl': '0',
+        // kubeadm records the CRI socket on the Node it joins; the kubelet sets the attach-detach annotation.
+        // (`node.alpha.kubernetes.io/ttl` comes from the controller manager's TTL controller, not from here.)
+        'kubeadm.alpha.kubernetes.io/cri-socket': spec.os === 'windows' ? 'npipe:////./pipe/containerd-containerd' : 'unix:///var/run/containerd/containerd.sock',
         'volumes.kubernetes.io/controller-managed-attach-detach': 'true',
       },
     },
