@@ -288,7 +288,8 @@ void test('sets merge by value and atomic lists are replaced by an apply', () =>
     metadata: { name: 'p', finalizers: ['a'], managedFields: [] },
     spec: { containers: [{ name: 'c', image: 'i' }], tolerations: [{ key: 'x', operator: 'Exists' }] },
   };
-  const out = applyPatch(live, { metadata: { name: 'p', finalizers: ['b'] }, spec: { tolerations: [{ key: 'y', operator: 'Exists' }] } }, podSchema, { manager: 'm', apiVersion: 'v1', now });
+  // The live pod has no managedFields, so before-first-apply owns its tolerations: force.
+  const out = applyPatch(live, { metadata: { name: 'p', finalizers: ['b'] }, spec: { tolerations: [{ key: 'y', operator: 'Exists' }] } }, podSchema, { manager: 'm', apiVersion: 'v1', now, force: true });
   assert.deepEqual((out['metadata'] as JsonObject)['finalizers'], ['a', 'b']);
   assert.deepEqual((out['spec'] as JsonObject)['tolerations'], [{ key: 'y', operator: 'Exists' }]);
   assert.deepEqual(mf(out)[0]?.fieldsV1, { 'f:metadata': { 'f:finalizers': { 'v:"b"': {} } }, 'f:spec': { 'f:tolerations': {} } });
@@ -340,4 +341,18 @@ void test('more than ten Update managers: the oldest merge into ancient-changes'
     fieldsV1: { 'f:data': { 'f:k0': {}, 'f:k1': {}, 'f:k2': {} } },
   });
   assert.deepEqual(entries.slice(1).map((e) => e.manager), ['m03', 'm04', 'm05', 'm06', 'm07', 'm08', 'm09', 'm10', 'm11']);
+});
+
+void test('the first apply to an object without managedFields gives its existing fields to before-first-apply', () => {
+  const live: JsonObject = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm', labels: { a: '1' } }, data: { x: '1' } };
+  const cmSchema = api.nodeFor({ group: '', version: 'v1', kind: 'ConfigMap' });
+  const out = applyPatch(live, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { x: '2' } }, cmSchema, { manager: 'kubectl', apiVersion: 'v1', now, force: true });
+  assert.deepEqual(mf(out).map((e) => [e.manager, e.operation, e.fieldsV1]), [
+    ['kubectl', 'Apply', { 'f:data': { 'f:x': {} } }],
+    ['before-first-apply', 'Update', { 'f:data': {}, 'f:metadata': { 'f:labels': { '.': {}, 'f:a': {} } } }],
+  ]);
+  assert.throws(() =>
+    applyPatch(live, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cm' }, data: { x: '2' } }, cmSchema, { manager: 'kubectl', apiVersion: 'v1', now }),
+    (e: unknown) => isApiError(e) && e.message === 'Apply failed with 1 conflict: conflict with "before-first-apply" using v1: .data.x',
+  );
 });

@@ -589,7 +589,11 @@ export function applyPatch(live: JsonObject | undefined, applied: JsonObject, sc
   if (isObject(appliedMetaIn) && appliedMetaIn['managedFields'] !== undefined && appliedMetaIn['managedFields'] !== null) {
     throw new ApiError(400, StatusReason.BadRequest, 'metadata.managedFields must be nil');
   }
-  const liveObj = live ?? {};
+  let liveObj = live ?? {};
+  if (live !== undefined && decode(isObject(live['metadata']) ? live['metadata']['managedFields'] : undefined).length === 0) {
+    // skipNonAppliedManager: the fields of an object nobody tracked yet belong to `before-first-apply`.
+    liveObj = updateManagedFields(undefined, live, schema, { manager: 'before-first-apply', apiVersion: opts.apiVersion, now: opts.now, resetFields: reset });
+  }
   const entries = decode(isObject(liveObj['metadata']) ? liveObj['metadata']['managedFields'] : undefined);
   const config = tracked(applied, reset);
   const configSet = new FieldSet();
