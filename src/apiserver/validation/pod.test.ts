@@ -245,9 +245,9 @@ test('pod update: spec.os is immutable', () => {
 test('volumes: sources need their names and paths; mounts must name a volume', () => {
   const pod = makePod({
     volumes: [
-      { name: 'cfg', configMap: {} as never },
+      { name: 'cfg', configMap: {} },
       { name: 'host', hostPath: { path: '' } },
-      { name: 'none' } as never,
+      { name: 'none' },
     ],
     containers: [container('ctr', { volumeMounts: [{ name: 'missing', mountPath: '/x' }] })],
   });
