@@ -627,6 +627,7 @@ export class PodWorker {
         message: rejectionMessage(this.rejection.message),
         ...(this.pod.status?.conditions !== undefined ? { conditions: this.pod.status.conditions } : {}),
         startTime: iso(this.startTime ?? nowMs),
+        qosClass: qosClassOf(this.pod),
       };
     }
     const phase = this.phase();
