@@ -86,7 +86,10 @@ export function defaultKernelVersion(spec: Pick<SimulatedNodeSpec, 'os' | 'windo
 /** The full Windows version (`10.0.20348.2849`) containerd matches images against. */
 export function windowsOsVersion(spec: SimulatedNodeSpec): string | undefined {
   if (spec.os !== 'windows') return undefined;
-  return spec.kernelVersion ?? defaultKernelVersion(spec);
+  const kernel = spec.kernelVersion ?? defaultKernelVersion(spec);
+  // The build label is what the node is; a kernel version that disagrees with it does not win.
+  if (spec.windowsBuild !== undefined && !kernel.startsWith(`${spec.windowsBuild}.`)) return `${spec.windowsBuild}.0`;
+  return kernel;
 }
 
 function hex(seed: string, n: number): string {
