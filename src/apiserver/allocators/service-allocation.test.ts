@@ -201,3 +201,17 @@ test('the service CIDR: 10.96.0.0/12, static band of 256, kubernetes service at 
   const first = ips.allocateNext();
   assert.equal(first, '10.0.0.17', 'dynamic band first: offset 16 from 10.0.0.1');
 });
+
+test('update: NodePort to ClusterIP with the node ports still in the body drops them, and validates', () => {
+  const alloc = new ServiceAllocation();
+  const created = svc('web', { type: 'NodePort', selector: { a: 'b' }, ports: [{ name: 'http', port: 80 }] });
+  alloc.allocateCreate(created).commit();
+  const np = created.spec?.ports?.[0]?.nodePort ?? 0;
+  const cur = structuredClone(created);
+  if (cur.spec !== undefined) cur.spec.type = 'ClusterIP';
+  alloc.allocateUpdate(cur, created).commit();
+  assert.equal(cur.spec?.ports?.[0]?.nodePort, undefined);
+  assert.equal(cur.spec?.externalTrafficPolicy, undefined);
+  assert.ok(!alloc.nodePorts.has(np));
+  assert.deepEqual(validateService(cur), []);
+});

@@ -13,6 +13,7 @@ import type { Service, ServicePort } from 'kubernetes-types/core/v1.js';
 import { ApiError, apiErrors } from '../../api/errors.js';
 import { type FieldError, fieldErrors, Path } from '../../api/field-errors.js';
 import { validateServiceClusterIPsRelatedFields } from '../validation/service.js';
+import { prepareServiceForUpdate } from '../validation/defaults.js';
 import { goStringSlice } from '../validation/_go.js';
 import { isIPv6, parseIPv4 } from '../validation/_names.js';
 import { IPAllocator, type IPAllocatorOptions } from './ip-allocator.js';
@@ -349,7 +350,10 @@ export class ServiceAllocation {
     return new Txn(() => undefined, () => undo.rollback());
   }
 
-  /** `beginUpdate`: patches omitted allocated values from `old`, then allocates/releases as the type needs. */
+  /**
+   * `beginUpdate`: patches omitted allocated values from `old`, allocates/releases as the type needs, then
+   * applies the strategy's `dropTypeDependentFields` (e.g. NodePort -> ClusterIP drops the node ports).
+   */
   allocateUpdate(svc: Service, old: Service, opts: { dryRun?: boolean } = {}): AllocationTransaction {
     patchAllocatedValues(svc, old);
     normalizeClusterIPs(svc, old);
@@ -374,6 +378,8 @@ export class ServiceAllocation {
       undo.rollback();
       throw e;
     }
+    // The strategy's PrepareForUpdate: a type change clears the fields the old type needed.
+    prepareServiceForUpdate(svc, old);
     if (opts.dryRun === true) {
       undo.rollback();
       return new Txn(() => undefined, () => undefined);
