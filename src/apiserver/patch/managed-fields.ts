@@ -567,7 +567,8 @@ export function updateManagedFields(old: JsonObject | undefined, updated: JsonOb
       entries.push(self);
     }
     const next = self.set.difference(cmp.removed).union(changed);
-    if (!changed.isEmpty() || !cmp.removed.isEmpty()) self.time = now;
+    // managedFieldsUpdater: the time moves only when this write took fields.
+    if (!changed.isEmpty()) self.time = now;
     self.set = next;
   }
   return withManagedFields(updated, entries);
@@ -634,6 +635,9 @@ export function applyPatch(live: JsonObject | undefined, applied: JsonObject, sc
 
   const now = rfc3339(opts.now);
   const objectChanged = !after.added.isEmpty() || !after.modified.isEmpty() || !after.removed.isEmpty();
+  // managedFieldsUpdater stamps every apply; IgnoreManagedFieldsTimestampsTransformer then restores the old
+  // managedFields when nothing but timestamps changed. Net effect: the time moves when the object or the
+  // ownership changed.
   if (self) {
     const setChanged = !jsonEqual(self.set.toFieldsV1(), configSet.toFieldsV1());
     self.set = configSet;
