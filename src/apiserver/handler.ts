@@ -20,6 +20,7 @@ import type { UserInfo } from './registry/policy.js';
 import type { Subresources } from './subresources.js';
 import type { OpenApiProvider, TableConvertor } from './seams.js';
 import { versionInfo } from './version.js';
+import { isProtobufContentType, parseProtobufBody } from './protobuf/index.js';
 
 export interface HandlerOptions {
   table: ResourceTable;
@@ -88,8 +89,13 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-function parseBody(body: Buffer, contentType: string, kind: string): unknown {
+function parseBody(body: Buffer, contentType: string, kind: string, custom = false): unknown {
   const ct = contentType.split(';')[0]?.trim() ?? '';
+  if (isProtobufContentType(ct)) {
+    // Custom resources have no protobuf form (kube-apiserver answers 415 for them).
+    if (custom) throw apiErrors.unsupportedMediaType(ct);
+    return parseProtobufBody(body, { kind });
+  }
   const text = body.toString('utf8');
   if (ct === 'application/yaml' || ct === 'application/apply-patch+yaml') {
     try {
@@ -267,6 +273,10 @@ export class ApiHandler {
     const namespace = def.namespaced ? info.namespace : '';
     const name = def.group === '' && def.resource === 'namespaces' ? info.name : info.name;
     if (def.namespaced && namespace === '' && info.name !== '') throw apiErrors.notFound({ group: def.group, resource: def.resource }, name);
+    // The all-namespaces collection of a namespaced resource only lists and watches.
+    if (def.namespaced && namespace === '' && info.subresource === '' && (info.verb === 'create' || info.verb === 'deletecollection')) {
+      throw apiErrors.methodNotAllowed();
+    }
     const accept = negotiate(req.headers.accept);
     const dryRunValues = q.getAll('dryRun');
     if (dryRunValues.some((v) => v !== 'All')) {
@@ -279,7 +289,8 @@ export class ApiHandler {
     };
     const method = (req.method ?? 'GET').toUpperCase();
     if (info.subresource !== '') {
-      await this.o.subresources.serve({ req, res, info, def, namespace, name, q, ctx, accept, readBody: () => this.body(req, def) });
+      const bodyKind = def.subresources.get(info.subresource)?.kind ?? def.kind;
+      await this.o.subresources.serve({ req, res, info, def, namespace, name, q, ctx, accept, readBody: () => this.body(req, def, bodyKind) });
       return;
     }
     if (def.virtual) {
@@ -330,10 +341,10 @@ export class ApiHandler {
     }
   }
 
-  private async body(req: IncomingMessage, def: ResourceDef): Promise<unknown> {
+  private async body(req: IncomingMessage, def: ResourceDef, kind: string = def.kind): Promise<unknown> {
     const raw = await readBody(req);
-    if (raw.length === 0) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${def.kind})`);
-    return parseBody(raw, req.headers['content-type'] ?? 'application/json', def.kind);
+    if (raw.length === 0) throw apiErrors.badRequest(`the object provided is unrecognized (must be of type ${kind})`);
+    return parseBody(raw, req.headers['content-type'] ?? 'application/json', kind, def.custom);
   }
 
   private async deleteOptions(req: IncomingMessage, q: URLSearchParams): Promise<DeleteRequest> {

@@ -78,8 +78,9 @@ export class InProcessClient implements Client {
     }
   }
 
+  /** Like client-go and kubectl, single-object calls on namespaced resources default to `default`. */
   private ns(def: ResourceDef, namespace: string | undefined): string {
-    return def.namespaced ? (namespace ?? '') : '';
+    return def.namespaced ? (namespace !== undefined && namespace !== '' ? namespace : 'default') : '';
   }
 
   async get<T extends KubeObject>(res: ResourceType, name: string, opts?: { namespace?: string; subresource?: string }): Promise<T> {

@@ -5,11 +5,12 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
-import { apiErrors } from '../api/errors.js';
+import { apiErrors, isAlreadyExists } from '../api/errors.js';
 import { FieldSelector } from '../api/fields.js';
 import { labelSelectorAsSelector, SelectorParseError } from '../api/labels.js';
 import { apiVersionOf, resources } from '../api/resources.js';
 import type { Authorizer, AuthorizationAttributes } from './auth/authz.js';
+import { isRuleResolver } from './auth/authz.js';
 import type { RequestInfo } from './request.js';
 import type { ResourceDef, ResourceTable } from './discovery/resource-defs.js';
 import type { RequestContext, Store } from './registry/store.js';
@@ -49,6 +50,9 @@ export interface SubresourceOptions {
   eviction?: EvictionPolicy;
   now?: () => Date;
 }
+
+/** Signals inside an update loop that an apply must create the object instead. */
+class ApplyCreates extends Error {}
 
 export type BindingBody = { metadata?: { name?: string; annotations?: Record<string, string> }; target?: { kind?: string; name?: string } };
 export type EvictionBody = { deleteOptions?: { gracePeriodSeconds?: number; preconditions?: { uid?: string; resourceVersion?: string } } };
@@ -120,17 +124,28 @@ export class Subresources {
       }
       if (body === null || typeof body !== 'object' || Array.isArray(body)) throw apiErrors.badRequest('error decoding YAML: the object provided is not an object');
       const applied = body as StoredObject;
-      let createdObject: StoredObject | undefined;
-      const result = await this.o.store.guaranteedUpdate(def, namespace, name, subresource, ctx, undefined, (live) => {
-        const out = patcher.apply(def, live, applied, { fieldManager: ctx.fieldManager, force, subresource });
-        if (live === undefined) {
-          createdObject = out;
-          return undefined;
+      const applyCtx: RequestContext = { ...ctx, applied: true };
+      const opts = { fieldManager: ctx.fieldManager, force, subresource };
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await this.o.store.guaranteedUpdate(def, namespace, name, subresource, applyCtx, undefined, (live) => {
+            if (live === undefined) throw new ApplyCreates();
+            return patcher.apply(def, live, applied, opts);
+          });
+        } catch (e) {
+          if (!(e instanceof ApplyCreates)) throw e;
         }
-        return out;
-      }, undefined);
-      void createdObject;
-      return result;
+        if (subresource !== '') throw apiErrors.notFound(groupResource(def), name);
+        // Apply to an absent object creates it (kube-apiserver's applyPatcher with a nil live object).
+        const created = patcher.apply(def, undefined, applied, opts);
+        const md = (created.metadata ??= {});
+        if (md.name === undefined || md.name === '') md.name = name;
+        try {
+          return { object: await this.o.store.create(def, namespace, created, applyCtx), created: true };
+        } catch (e) {
+          if (!isAlreadyExists(e) || attempt > 2) throw e;
+        }
+      }
     }
     if (force) throw apiErrors.badRequest('force may not be specified for non-apply patch');
     return this.o.store.guaranteedUpdate(def, namespace, name, subresource, ctx, undefined, (live) => {
@@ -351,6 +366,13 @@ export class Subresources {
     };
     const out: Record<string, unknown> = { kind: def.kind, apiVersion: apiVersionOf(def), metadata: { creationTimestamp: null }, spec: body['spec'] ?? {} };
     if (def.resource === 'selfsubjectrulesreviews') {
+      const authz = this.o.authorizer;
+      const ns = ((body['spec'] ?? {}) as { namespace?: string }).namespace ?? '';
+      if (isRuleResolver(authz)) {
+        const r = await authz.rulesFor(user, ns);
+        out['status'] = { resourceRules: r.resourceRules, nonResourceRules: r.nonResourceRules, incomplete: r.incomplete, ...(r.errors.length > 0 ? { evaluationError: r.errors.length === 1 ? r.errors[0] : `[${r.errors.join(', ')}]` } : {}) };
+        return out;
+      }
       const allowedAll = user.groups.includes('system:masters');
       out['status'] = allowedAll
         ? { resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'] }], nonResourceRules: [{ verbs: ['*'], nonResourceURLs: ['*'] }], incomplete: false }

@@ -32,6 +32,7 @@ import { kubemixObjectPolicy, storeLookup } from './object-policy.js';
 import { ServiceHooks } from './service-hooks.js';
 import { defaultAdmissionChain } from '../admission/index.js';
 import { kubernetesServiceIP } from './allocators/index.js';
+import { installSecurity } from './auth/security.js';
 
 export const tableConvertor: TableConvertor = {
   toTable(def, objects, opts) {
@@ -133,6 +134,8 @@ export type CreateApiServerOptions = Omit<ApiServerOptions, 'tables' | 'openapi'
   /** The service CIDR (default 10.96.0.0/12) and node port range (default 30000-32767). */
   serviceCIDR?: string;
   nodePortRange?: string;
+  /** kube-apiserver's `--anonymous-auth` (kubeadm: true; default false: no credentials -> 401). */
+  anonymousAuth?: boolean;
 };
 
 export function createApiServer(opts: CreateApiServerOptions): ApiServer {
@@ -141,7 +144,7 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
     ...(opts.serviceCIDR !== undefined ? { clusterIPs: { cidr: opts.serviceCIDR } } : {}),
     ...(opts.nodePortRange !== undefined ? { nodePorts: { range: opts.nodePortRange } } : {}),
   });
-  const holder: { server?: ApiServer } = {};
+  const holder: { server?: ApiServer; securityPrepare?: () => Promise<void> } = {};
   const policy = kubemixObjectPolicy({
     chain: defaultAdmissionChain(),
     lookup: () => {
@@ -162,9 +165,12 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
     hooks: (def) => (def.group === '' && def.resource === 'services' ? services : undefined),
     prepare: async (s) => {
       await services.rebuild(s);
+      await holder.securityPrepare?.();
       await opts.prepare?.(s);
     },
   });
   holder.server = server;
+  // Node,RBAC authorization, bootstrap tokens and impersonation, as kubeadm runs kube-apiserver.
+  holder.securityPrepare = installSecurity(server, { anonymousAuth: opts.anonymousAuth ?? false }).prepare;
   return server;
 }

@@ -3,14 +3,19 @@
  * the source tree and is read from there by the compiled code in `dist/`, so nothing has to be copied.
  */
 import { fileURLToPath } from 'node:url';
-import { dirname, join, sep } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
-const here = dirname(fileURLToPath(import.meta.url));
-
-/** The repository (package) root: `dist/src/util/` or `src/util/` lead back to it. */
-export const packageRoot: string = here.includes(`${sep}dist${sep}src${sep}`)
-  ? join(here, '..', '..', '..')
-  : join(here, '..', '..');
+/** The repository (package) root: the nearest folder above this module that holds package.json. */
+export const packageRoot: string = (() => {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  while (!existsSync(join(dir, 'package.json'))) {
+    const up = dirname(dir);
+    if (up === dir) throw new Error('kubemix: cannot find package.json above the compiled sources');
+    dir = up;
+  }
+  return dir;
+})();
 
 /** A path under the source tree, e.g. `sourcePath('apiserver', 'discovery', 'data')`. */
 export function sourcePath(...parts: string[]): string {

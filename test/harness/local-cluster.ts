@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { LocalCluster, type LocalClusterOptions } from '../../src/local/local-cluster.js';
 import { defaultCluster, type ClusterSpec } from '../../src/cluster/index.js';
-import { runHelm, runKubectl, type RunResult } from '../tools/kubectl-tools.js';
+import { spawn } from 'node:child_process';
+import { ensureKubeTools, runHelm, runKubectl, type RunResult } from '../tools/kubectl-tools.js';
 
 export interface TestCluster {
   cluster: LocalCluster;
@@ -18,6 +19,8 @@ export interface TestCluster {
   /** Runs kubectl and returns exit code and output whatever happens. */
   kubectlResult(args: string[], input?: string): Promise<RunResult>;
   helm(args: string[]): Promise<RunResult>;
+  /** Runs kubectl for `ms` milliseconds (a watch), then kills it and returns what it printed. */
+  kubectlFor(args: string[], ms: number, during?: () => Promise<void>): Promise<string>;
   /** Polls `fn` until it returns a value other than undefined (default 20 s). */
   eventually<T>(what: string, fn: () => Promise<T | undefined>, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
@@ -44,6 +47,19 @@ export async function startTestCluster(
       return r.stdout;
     },
     helm: (args) => runHelm(args, { kubeconfig, timeoutMs: 120_000 }),
+    kubectlFor: async (args, ms, during) => {
+      const { kubectl } = await ensureKubeTools();
+      const child = spawn(kubectl, args, { env: { ...process.env, KUBECONFIG: kubeconfig }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const out: Buffer[] = [];
+      child.stdout.on('data', (b: Buffer) => out.push(b));
+      const closed = new Promise<void>((resolve) => child.on('close', () => resolve()));
+      await new Promise((r) => setTimeout(r, 500));
+      await during?.();
+      await new Promise((r) => setTimeout(r, ms));
+      child.kill('SIGKILL');
+      await closed;
+      return Buffer.concat(out).toString();
+    },
     eventually: async (what, fn, timeoutMs = 20_000) => {
       const deadline = Date.now() + timeoutMs;
       let lastError: unknown;

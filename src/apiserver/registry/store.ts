@@ -41,6 +41,8 @@ export interface RequestContext {
   user: UserInfo;
   dryRun: boolean;
   fieldManager: string;
+  /** Server-side apply computed managedFields itself: the write must not record an Update entry. */
+  applied?: boolean;
 }
 
 export interface ListQuery {
@@ -372,7 +374,7 @@ export class Store {
     const errs = this.opts.policy.validate(def, obj, undefined, '');
     if (errs.length > 0) throw this.invalid(def, md.name, errs);
     await this.opts.policy.validateAdmission(this.admissionRequest('CREATE', def, '', namespace, md.name, obj, undefined, ctx));
-    this.opts.managedFields?.update(def, undefined, obj, ctx.fieldManager, '');
+    if (ctx.applied !== true) this.opts.managedFields?.update(def, undefined, obj, ctx.fieldManager, '');
     if (ctx.dryRun) {
       if ((await this.opts.backend.get(objectKey(def, namespace, md.name))) !== undefined) {
         throw apiErrors.alreadyExists(groupResource(def), md.name);
@@ -546,7 +548,7 @@ export class Store {
     const errs = this.opts.policy.validate(def, next, live, subresource);
     if (errs.length > 0) throw this.invalid(def, name, errs);
     await this.opts.policy.validateAdmission(this.admissionRequest('UPDATE', def, subresource, namespace, name, next, live, ctx));
-    this.opts.managedFields?.update(def, live, next, ctx.fieldManager, subresource);
+    if (ctx.applied !== true) this.opts.managedFields?.update(def, live, next, ctx.fieldManager, subresource);
     if (JSON.stringify(next) === JSON.stringify(live)) return live;
     return next;
   }

@@ -1,0 +1,169 @@
+/**
+ * The real kubectl v1.32 against `kubemix up`: the verbs and output formats users type every day, with
+ * the exact words kubectl prints against a real cluster.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, writeFile, chmod } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startTestCluster, type TestCluster } from '../harness/local-cluster.js';
+import { runKubectl } from '../tools/kubectl-tools.js';
+
+const deployment = (name: string, image: string, replicas = 2): string => `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: ${name}
+  labels:
+    app: ${name}
+spec:
+  replicas: ${replicas}
+  selector:
+    matchLabels:
+      app: ${name}
+  template:
+    metadata:
+      labels:
+        app: ${name}
+    spec:
+      nodeSelector:
+        kubernetes.io/os: linux
+      containers:
+      - name: main
+        image: ${image}
+`;
+
+describe('kubectl against kubemix', () => {
+  let c: TestCluster;
+  before(async () => {
+    c = await startTestCluster();
+    await c.kubectl(['wait', '--for=condition=Ready', 'node', '--all', '--timeout=60s']);
+  });
+  after(async () => {
+    await c.stop();
+  });
+
+  test('apply -f of a folder twice prints created, then unchanged', async () => {
+    const dir = await mkdtemp(join(c.dataDir, 'manifests-'));
+    await writeFile(join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: fast\n');
+    await writeFile(join(dir, 'web.yaml'), deployment('folder-web', 'nginx:1.27', 1));
+    const first = await c.kubectl(['apply', '-f', dir]);
+    assert.equal(first, 'configmap/settings created\ndeployment.apps/folder-web created\n');
+    const second = await c.kubectl(['apply', '-f', dir]);
+    assert.equal(second, 'configmap/settings unchanged\ndeployment.apps/folder-web unchanged\n');
+    await writeFile(join(dir, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  mode: slow\n');
+    assert.equal(await c.kubectl(['apply', '-f', join(dir, 'cm.yaml')]), 'configmap/settings configured\n');
+    assert.equal(await c.kubectl(['get', 'configmap', 'settings', '-o', 'jsonpath={.data.mode}']), 'slow');
+  });
+
+  test('apply --server-side creates, then reports serverside-applied with managed fields', async () => {
+    const cm = 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ssa\ndata:\n  k: v\n';
+    assert.equal(await c.kubectl(['apply', '--server-side', '-f', '-'], cm), 'configmap/ssa serverside-applied\n');
+    assert.equal(await c.kubectl(['apply', '--server-side', '-f', '-'], cm), 'configmap/ssa serverside-applied\n');
+    const yaml = await c.kubectl(['get', 'configmap', 'ssa', '-o', 'yaml', '--show-managed-fields']);
+    assert.match(yaml, /manager: kubectl\n\s+operation: Apply/);
+  });
+
+  test('get prints wide, yaml, json, jsonpath, custom-columns, name, labels', async () => {
+    await c.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: fmt\n  labels:\n    tier: backend\ndata:\n  a: "1"\n  b: "2"\n');
+    assert.equal(await c.kubectl(['get', 'configmap', 'fmt', '-o', 'name']), 'configmap/fmt\n');
+    assert.match(await c.kubectl(['get', 'configmap', 'fmt']), /^NAME\s+DATA\s+AGE\nfmt\s+2\s+\d+s\n$/);
+    assert.match(await c.kubectl(['get', 'configmap', 'fmt', '--show-labels']), /^NAME\s+DATA\s+AGE\s+LABELS\nfmt\s+2\s+\d+s\s+tier=backend\n$/);
+    const obj = JSON.parse(await c.kubectl(['get', 'configmap', 'fmt', '-o', 'json'])) as { kind: string; data: Record<string, string> };
+    assert.equal(obj.kind, 'ConfigMap');
+    assert.deepEqual(obj.data, { a: '1', b: '2' });
+    assert.match(await c.kubectl(['get', 'configmap', 'fmt', '-o', 'yaml']), /^apiVersion: v1\ndata:\n {2}a: "1"\n {2}b: "2"\nkind: ConfigMap\n/);
+    assert.equal(await c.kubectl(['get', 'configmap', 'fmt', '-o', 'jsonpath={.metadata.labels.tier}']), 'backend');
+    assert.equal(await c.kubectl(['get', 'configmap', '-l', 'tier=backend', '-o', 'custom-columns=NAME:.metadata.name,A:.data.a']), 'NAME   A\nfmt    1\n');
+    assert.match(await c.kubectl(['get', 'pods', '-A', '-o', 'wide']), /^NAMESPACE\s+NAME\s+READY\s+STATUS\s+RESTARTS\s+AGE\s+IP\s+NODE\s+NOMINATED NODE\s+READINESS GATES\n/);
+    assert.match(await c.kubectl(['get', 'pods', '-n', 'kube-system', '--field-selector', 'spec.nodeName=windows-2019-1', '-o', 'name']), /pod\/kube-proxy-windows-/);
+  });
+
+  test('get -w streams changes as they happen', async () => {
+    const out = await c.kubectlFor(['get', 'configmaps', '-w'], 1500, async () => {
+      await c.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n');
+    });
+    assert.match(out, /^NAME\s+DATA\s+AGE\n/);
+    assert.match(out, /\nwatched\s+0\s+\d+s\n/);
+  });
+
+  test('label, annotate and the three kinds of patch', async () => {
+    await c.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: p\ndata:\n  a: "1"\n');
+    assert.equal(await c.kubectl(['label', 'configmap', 'p', 'team=blue']), 'configmap/p labeled\n');
+    assert.equal(await c.kubectl(['annotate', 'configmap', 'p', 'note=hello']), 'configmap/p annotated\n');
+    assert.equal(await c.kubectl(['patch', 'configmap', 'p', '-p', '{"data":{"b":"2"}}']), 'configmap/p patched\n');
+    assert.equal(await c.kubectl(['patch', 'configmap', 'p', '--type=merge', '-p', '{"data":{"a":null}}']), 'configmap/p patched\n');
+    assert.equal(await c.kubectl(['patch', 'configmap', 'p', '--type=json', '-p', '[{"op":"add","path":"/data/c","value":"3"}]']), 'configmap/p patched\n');
+    assert.equal(await c.kubectl(['patch', 'configmap', 'p', '-p', '{"data":{"c":"3"}}']), 'configmap/p patched (no change)\n');
+    const got = JSON.parse(await c.kubectl(['get', 'configmap', 'p', '-o', 'json'])) as { data: Record<string, string>; metadata: { labels: Record<string, string>; annotations: Record<string, string> } };
+    assert.deepEqual(got.data, { b: '2', c: '3' });
+    assert.equal(got.metadata.labels['team'], 'blue');
+    assert.equal(got.metadata.annotations['note'], 'hello');
+    const bad = await c.kubectlResult(['patch', 'configmap', 'p', '--type=json', '-p', '[{"op":"test","path":"/data/b","value":"9"}]']);
+    assert.notEqual(bad.code, 0);
+    assert.match(bad.stderr, /The request is invalid|testing value|Invalid/);
+  });
+
+  test('edit with an editor script', async () => {
+    await c.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: edited\ndata:\n  color: red\n');
+    const editor = join(c.dataDir, 'editor.sh');
+    await writeFile(editor, '#!/bin/sh\nsed -i "s/color: red/color: green/" "$1"\n');
+    await chmod(editor, 0o755);
+    const res = await runKubectl(['edit', 'configmap', 'edited'], { kubeconfig: c.kubeconfig, env: { KUBE_EDITOR: editor } });
+    assert.equal(res.stdout, 'configmap/edited edited\n');
+    assert.equal(await c.kubectl(['get', 'configmap', 'edited', '-o', 'jsonpath={.data.color}']), 'green');
+  });
+
+  test('a Deployment scales, rolls out, shows history and rolls back', async () => {
+    await c.kubectl(['apply', '-f', '-'], deployment('web', 'nginx:1.26'));
+    assert.match(await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s']), /deployment "web" successfully rolled out/);
+    assert.equal(await c.kubectl(['wait', '--for=condition=Available', 'deployment/web', '--timeout=30s']), 'deployment.apps/web condition met\n');
+    assert.equal(await c.kubectl(['scale', 'deployment', 'web', '--replicas=3']), 'deployment.apps/web scaled\n');
+    await c.eventually('3 ready replicas', async () => ((await c.kubectl(['get', 'deployment', 'web', '-o', 'jsonpath={.status.readyReplicas}'])) === '3' ? true : undefined), 40_000);
+    assert.match(await c.kubectl(['get', 'deployment', 'web']), /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\nweb\s+3\/3\s+3\s+3\s+\d+s\n$/);
+    await c.kubectl(['set', 'image', 'deployment/web', 'main=nginx:1.27']);
+    assert.match(await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s']), /deployment "web" successfully rolled out/);
+    const history = await c.kubectl(['rollout', 'history', 'deployment/web']);
+    assert.match(history, /^deployment\.apps\/web \nREVISION\s+CHANGE-CAUSE\n1\s+<none>\n2\s+<none>\n/);
+    assert.equal(await c.kubectl(['rollout', 'undo', 'deployment/web']), 'deployment.apps/web rolled back\n');
+    assert.match(await c.kubectl(['rollout', 'status', 'deployment/web', '--timeout=60s']), /successfully rolled out/);
+    assert.equal(await c.kubectl(['get', 'deployment', 'web', '-o', 'jsonpath={.spec.template.spec.containers[0].image}']), 'nginx:1.26');
+    const rs = await c.kubectl(['get', 'rs', '-l', 'app=web']);
+    assert.match(rs, /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\n/);
+  });
+
+  test('delete cascades to ReplicaSets and pods, and --wait waits for them', async () => {
+    await c.kubectl(['apply', '-f', '-'], deployment('doomed', 'nginx'));
+    await c.kubectl(['rollout', 'status', 'deployment/doomed', '--timeout=60s']);
+    assert.equal(await c.kubectl(['delete', 'deployment', 'doomed', '--wait=true']), 'deployment.apps "doomed" deleted\n');
+    await c.eventually('pods gone', async () => ((await c.kubectl(['get', 'pods', '-l', 'app=doomed', '-o', 'name'])) === '' ? true : undefined), 40_000);
+    assert.equal(await c.kubectl(['get', 'rs', '-l', 'app=doomed', '-o', 'name']), '');
+  });
+
+  test('describe shows the pod\'s node, events and tolerations', async () => {
+    await c.kubectl(['apply', '-f', '-'], deployment('described', 'nginx', 1));
+    await c.kubectl(['rollout', 'status', 'deployment/described', '--timeout=60s']);
+    const out = await c.kubectl(['describe', 'pod', '-l', 'app=described']);
+    assert.match(out, /^Name:\s+described-/m);
+    assert.match(out, /^Node:\s+linux-(amd64|arm64)-\d\/127\.0\.1\.\d+$/m);
+    assert.match(out, /^Status:\s+Running$/m);
+    assert.match(out, /Normal\s+Scheduled\s+\S+\s+default-scheduler\s+Successfully assigned default\/described-\S+ to linux-/);
+    assert.match(out, /Normal\s+Started\s+\S+\s+kubelet\s+Started container main/);
+  });
+
+  test('explain, api-resources and version', async () => {
+    const explain = await c.kubectl(['explain', 'pod.spec.tolerations']);
+    assert.match(explain, /FIELD: tolerations <\[\]Toleration>/);
+    const ar = await c.kubectl(['api-resources']);
+    assert.match(ar, /\ndeployments\s+deploy\s+apps\/v1\s+true\s+Deployment\n/);
+    assert.match(ar, /\nruntimeclasses\s+node\.k8s\.io\/v1\s+false\s+RuntimeClass\n/);
+    const v = await c.kubectl(['version', '-o', 'json']);
+    assert.match((JSON.parse(v) as { serverVersion: { gitVersion: string } }).serverVersion.gitVersion, /^v1\.32\.\d+$/);
+  });
+
+  test('errors read as on a real cluster', async () => {
+    const nf = await c.kubectlResult(['get', 'pod', 'nope']);
+    assert.equal(nf.stderr, 'Error from server (NotFound): pods "nope" not found\n');
+    const nsnf = await c.kubectlResult(['get', 'pods', '-n', 'nosuchns']);
+    assert.equal(nsnf.stdout + nsnf.stderr, 'No resources found in nosuchns namespace.\n');
+  });
+});
