@@ -6,6 +6,7 @@ import type { ResourceRequirements } from 'kubernetes-types/core/v1.js';
 import { type FieldError, fieldErrors, type Path } from '../../api/field-errors.js';
 import { compareQuantities, formatQuantity, isQuantity, parseQuantity, type Quantity } from '../../api/quantity.js';
 import { isQualifiedName } from './_names.js';
+import { type ApiError, apiErrors } from '../../api/errors.js';
 
 type ResourceList = Record<string, string | number>;
 
@@ -159,4 +160,15 @@ export function findMalformedQuantity(obj: unknown): string | undefined {
     return undefined;
   };
   return visit(obj, '');
+}
+
+/**
+ * The 400 kube-apiserver answers when a body's quantity does not parse (its decoder fails before
+ * defaulting or validation): `<Kind> in version "<version>" cannot be handled as a <Kind>: <message>`.
+ * Returns undefined when every quantity parses.
+ */
+export function quantityDecodeError(kind: { kind: string; version: string }, obj: unknown): ApiError | undefined {
+  const msg = findMalformedQuantity(obj);
+  if (msg === undefined) return undefined;
+  return apiErrors.badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: ${msg}`);
 }
