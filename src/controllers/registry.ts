@@ -4,6 +4,7 @@
  */
 import type { Controller, ControllerContext } from './_context.js';
 import { names } from './names.js';
+import * as cronjob from './cronjob/cronjob.js';
 import * as daemonset from './daemonset/daemonset.js';
 import * as deployment from './deployment/deployment.js';
 import * as disruption from './disruption/disruption.js';
@@ -65,6 +66,7 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.Disruption, (ctx) => disruption.create(ctx));
   register(m, names.StatefulSet, (ctx) => statefulset.create(ctx));
   register(m, names.Job, (ctx) => job.create(ctx));
+  register(m, names.CronJob, (ctx) => cronjob.create(ctx));
   return m;
 }
 
