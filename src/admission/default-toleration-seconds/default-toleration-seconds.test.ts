@@ -5,38 +5,38 @@ import { resources } from '../../api/resources.js';
 import { attrs } from '../_testing.js';
 import { create } from './default-toleration-seconds.js';
 
-// plugin/pkg/admission/defaulttolerationseconds/admission_test.go TestForgivenessAdmission
+// plugin/pkg/admission/defaulttolerationseconds/admission_test.go TestForgivenessAdmission (upstream's descriptions, typos included)
 const notReady = (s = 300): Toleration => ({ key: 'node.kubernetes.io/not-ready', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: s });
 const unreachable = (s = 300): Toleration => ({ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: s });
 
 const cases: { description: string; requested: Toleration[] | undefined; expected: Toleration[] }[] = [
   {
-    description: 'pod has no tolerations, expect add tolerations for `not-ready:NoExecute` and `unreachable:NoExecute`',
+    description: 'pod has no tolerations, expect add tolerations for `notread:NoExecute` and `unreachable:NoExecute`',
     requested: undefined,
     expected: [notReady(), unreachable()],
   },
   {
-    description: 'pod has tolerations, but none is for taint `not-ready:NoExecute` or `unreachable:NoExecute`, expect add tolerations for `not-ready:NoExecute` and `unreachable:NoExecute`',
+    description: 'pod has tolerations, but none is for taint `notread:NoExecute` or `unreachable:NoExecute`, expect add tolerations for `notread:NoExecute` and `unreachable:NoExecute`',
     requested: [{ key: 'foo', operator: 'Equal', value: 'bar', effect: 'NoSchedule', tolerationSeconds: 700 }],
     expected: [{ key: 'foo', operator: 'Equal', value: 'bar', effect: 'NoSchedule', tolerationSeconds: 700 }, notReady(), unreachable()],
   },
   {
-    description: 'pod specified a toleration for taint `not-ready:NoExecute`, expect add toleration for `unreachable:NoExecute`',
+    description: 'pod specified a toleration for taint `notReady:NoExecute`, expect add toleration for `unreachable:NoExecute`',
     requested: [notReady(700)],
     expected: [notReady(700), unreachable()],
   },
   {
-    description: 'pod specified a toleration for taint `unreachable:NoExecute`, expect add toleration for `not-ready:NoExecute`',
+    description: 'pod specified a toleration for taint `unreachable:NoExecute`, expect add toleration for `notReady:NoExecute`',
     requested: [unreachable(700)],
     expected: [unreachable(700), notReady()],
   },
   {
-    description: 'pod specified tolerations for both `not-ready:NoExecute` and `unreachable:NoExecute`, expect no change',
+    description: 'pod specified tolerations for both `notread:NoExecute` and `unreachable:NoExecute`, expect no change',
     requested: [notReady(700), unreachable(700)],
     expected: [notReady(700), unreachable(700)],
   },
   {
-    description: 'pod specified toleration for taint `unreachable`, expect add toleration for `not-ready:NoExecute`',
+    description: 'pod specified toleration for taint `unreachable`, expect add toleration for `notReady:NoExecute`',
     requested: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', tolerationSeconds: 700 }],
     expected: [{ key: 'node.kubernetes.io/unreachable', operator: 'Exists', tolerationSeconds: 700 }, notReady()],
   },
