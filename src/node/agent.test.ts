@@ -268,3 +268,14 @@ void test('after an agent restart, a flannel pod that was Running makes the netw
   assert.equal(host.isNetworkReady('linux-amd64-1'), true);
   assert.equal(client.peek<Node>(resources.nodes, 'linux-amd64-1')?.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
 });
+
+void test('when another writer marks a running pod NotReady, the kubelet writes its status again', async (t) => {
+  const { client, advance } = await setup(t, [linux], { cni: 'preinstalled' });
+  await client.create(resources.pods, bound('web', 'linux-amd64-1'));
+  await advance(3_000);
+  const pod = client.peek<Pod>(resources.pods, 'web', 'default');
+  const conditions = (pod?.status?.conditions ?? []).map((c) => (c.type === 'Ready' ? { ...c, status: 'False', reason: 'NodeNotReady' } : c));
+  await client.patch(resources.pods, 'web', 'merge', { status: { conditions } }, { namespace: 'default', subresource: 'status' });
+  await advance(500);
+  assert.equal(client.peek<Pod>(resources.pods, 'web', 'default')?.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
+});

@@ -87,6 +87,16 @@ function rfc3339(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
+const kubeletConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
+
+function conditionSummary(status: PodStatus | undefined): string {
+  return (status?.conditions ?? [])
+    .filter((c) => kubeletConditions.has(c.type))
+    .map((c) => `${c.type}=${c.status}`)
+    .sort()
+    .join(',');
+}
+
 function imagesOf(pod: Pod): string[] {
   return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.image ?? '');
 }
@@ -99,7 +109,7 @@ interface PodEntry {
   worker: PodWorker;
   timer?: TimerHandle | undefined;
   timerAt?: number | undefined;
-  lastWritten?: string;
+  lastWritten?: string | undefined;
   writing: boolean;
   dirty: boolean;
   deleted: boolean;
@@ -416,7 +426,7 @@ export class NodeHost implements NodeHostView {
         });
       } else n.nodeObj = existing;
       this.recordEvent(n, 'Normal', 'Starting', 'Starting kubelet.');
-      await this.postNodeStatus(n, true);
+      await this.postNodeStatus(n);
       return;
     }
     n.lastStatusPostMs = nowMs;
@@ -513,11 +523,11 @@ export class NodeHost implements NodeHostView {
     if (!n.registered) return;
     const changed = this.statusKey(n) !== n.lastStatusKey;
     if (!changed && this.now() - n.lastStatusPostMs < this.statusReportMs) return;
-    this.postNodeStatus(n, false).catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err));
+    this.postNodeStatus(n).catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err));
   }
 
   /** Posts node status (conditions with heartbeat now, images). */
-  private async postNodeStatus(n: SimulatedNode, _force: boolean): Promise<void> {
+  private async postNodeStatus(n: SimulatedNode): Promise<void> {
     const nowMs = this.now();
     const previous = this.currentNode(n.spec.name)?.status?.conditions ?? n.nodeObj?.status?.conditions ?? [];
     const wasReady = previous.find((c) => c.type === 'Ready')?.status === 'True';
@@ -532,7 +542,7 @@ export class NodeHost implements NodeHostView {
   private setNetworkReady(n: SimulatedNode): void {
     if (n.networkReady) return;
     n.networkReady = true;
-    if (n.registered) this.postNodeStatus(n, true).catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err));
+    if (n.registered) this.postNodeStatus(n).catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err));
     // Pods waiting for the network go on at once.
     for (const uid of n.pods.keys()) this.scheduleSync(n, uid, this.now());
   }
@@ -562,7 +572,11 @@ export class NodeHost implements NodeHostView {
     const deletionStarted = pod.metadata?.deletionTimestamp !== undefined && old.metadata?.deletionTimestamp === undefined;
     const annotationsChanged = JSON.stringify(pod.metadata?.annotations ?? {}) !== JSON.stringify(old.metadata?.annotations ?? {});
     const imagesChanged = JSON.stringify(imagesOf(pod)) !== JSON.stringify(imagesOf(old));
-    if (deletionStarted || annotationsChanged || imagesChanged) this.scheduleSync(n, uid, this.now());
+    // Another writer changed a condition the kubelet owns (e.g. the node lifecycle controller marking pods
+    // NotReady): as the kubelet's status manager does, write ours again.
+    const overwritten = entry.lastWritten !== undefined && !entry.writing && conditionSummary(pod.status) !== conditionSummary(JSON.parse(entry.lastWritten) as PodStatus);
+    if (overwritten) entry.lastWritten = undefined;
+    if (deletionStarted || annotationsChanged || imagesChanged || overwritten) this.scheduleSync(n, uid, this.now());
   }
 
   private onPodDeleted(pod: Pod): void {
