@@ -302,7 +302,8 @@ export class Scheduler {
   scheduleOne(q: QueuedPodInfo): void {
     const pod = q.podInfo.pod;
     const fwk = this.profiles.get(pod.spec?.schedulerName ?? defaultSchedulerName);
-    if (fwk === undefined || pod.metadata?.deletionTimestamp !== undefined) {
+    // `skipPodSchedule`: deleted meanwhile, or already assumed by an earlier cycle.
+    if (fwk === undefined || pod.metadata?.deletionTimestamp !== undefined || this.cache.isAssumedPod(pod)) {
       this.queue.done(q.podInfo.uid);
       return;
     }

@@ -148,7 +148,11 @@ export class SchedulingQueue {
   add(pod: Pod): void {
     const key = podKey(pod);
     if (this.activeQ.has(key) || this.backoffQ.has(key) || this.unschedulable.has(key) || this.inFlight.has(key)) return;
-    this.moveToActiveQ(this.newQueuedPodInfo(pod));
+    const q = this.newQueuedPodInfo(pod);
+    // A pod nominated before (e.g. by a previous scheduler instance) keeps its nomination.
+    const nnn = pod.status?.nominatedNodeName ?? '';
+    if (nnn !== '') this.addNominatedPod(q.podInfo, nnn);
+    this.moveToActiveQ(q);
   }
 
   /** The unscheduled pod changed. A relevant change moves it out of the unschedulable pool. */
