@@ -44,6 +44,7 @@ void test('a pod goes ContainerCreating -> Running, with upstream events and con
       ['Initialized', 'True'],
       ['Ready', 'True'],
       ['ContainersReady', 'True'],
+      ['PodScheduled', 'True'],
     ],
   );
   const cs = last.status.containerStatuses?.[0];

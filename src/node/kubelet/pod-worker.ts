@@ -610,6 +610,8 @@ export class PodWorker {
     }
     const owned = new Set(out.map((c) => c.type));
     for (const p of prev) if (!owned.has(p.type)) out.push(p);
+    // A pod bound without the scheduler (spec.nodeName set at creation) gets PodScheduled from the kubelet.
+    if (!prev.some((p) => p.type === 'PodScheduled')) out.push(cond('PodScheduled', true));
     return out;
   }
 
