@@ -193,4 +193,24 @@ export function deepEqual(a: unknown, b: unknown): boolean {
   return ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && deepEqual(ao[k], bo[k]));
 }
 
+function prune(v: unknown): unknown {
+  if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(prune);
+  if (v === null || v === '') return undefined;
+  if (typeof v !== 'object') return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const p = prune(x);
+    if (p !== undefined) out[k] = p;
+  }
+  return Object.keys(out).length === 0 ? undefined : out;
+}
+
+/**
+ * `apiequality.Semantic.DeepEqual` over JSON: as the internal Go types see it, an absent field, `null`,
+ * `""`, `[]` and `{}` are the same (empty and nil slices and maps compare equal; strings are values).
+ */
+export function semanticDeepEqual(a: unknown, b: unknown): boolean {
+  return deepEqual(prune(a), prune(b));
+}
+
 export { goStringMap };

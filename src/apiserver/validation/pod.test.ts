@@ -281,3 +281,9 @@ test('a malformed quantity is the decoder\'s 400, before validation', () => {
   );
   assert.equal(quantityDecodeError({ kind: 'Pod', version: 'v1' }, makePod()), undefined);
 });
+
+test('pod update: empty strings and lists equal absent fields, as Go sees them', () => {
+  const old = makePod({ tolerations: [{ key: 'a', operator: 'Exists' }] });
+  const cur = makePod({ tolerations: [{ key: 'a', operator: 'Exists', value: '' }], nodeSelector: {}, volumes: [] });
+  assert.deepEqual(validatePodUpdate(cur, old), []);
+});

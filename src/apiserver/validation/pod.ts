@@ -6,7 +6,7 @@
 import type { Container, ContainerPort, EnvVar, Pod, PodSpec, PodTemplateSpec, Probe, Volume, VolumeMount } from 'kubernetes-types/core/v1.js';
 import { type FieldError, fieldErrors, GoValue, Path } from '../../api/field-errors.js';
 import { inclusiveRangeError, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum, nameIsDNSSubdomain } from './_names.js';
-import { deepEqual, validateAnnotations, validateLabels, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate, validateQualifiedName } from './objectmeta.js';
+import { deepEqual, semanticDeepEqual, validateAnnotations, validateLabels, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate, validateQualifiedName } from './objectmeta.js';
 import { validateResourceList, validateResourceRequirements } from './resources.js';
 import { validateAffinity, validateOnlyAddedTolerations, validateTolerations, validateTopologySpreadConstraints } from './scheduling.js';
 
@@ -514,7 +514,7 @@ export function podSpecDiff(oldSpec: PodSpec, newSpec: PodSpec): string {
   const lines = ['  core.PodSpec{'];
   let identical = 0;
   for (const k of keys) {
-    if (deepEqual(o[k], n[k])) {
+    if (semanticDeepEqual(o[k], n[k])) {
       identical++;
       continue;
     }
@@ -591,7 +591,7 @@ export function validatePodUpdate(newPod: Pod, oldPod: Pod, opts: PodSpecOptions
       break;
     }
   }
-  if (deepEqual(ns, os)) return errs;
+  if (semanticDeepEqual(ns, os)) return errs;
   const munged: PodSpec = { ...ns };
   munged.containers = ns.containers.map((c, i) => ({ ...c, image: os.containers[i]?.image ?? '' }));
   if (ns.initContainers !== undefined) munged.initContainers = ns.initContainers.map((c, i) => ({ ...c, image: os.initContainers?.[i]?.image ?? '' }));
@@ -605,7 +605,7 @@ export function validatePodUpdate(newPod: Pod, oldPod: Pod, opts: PodSpecOptions
   if (os.terminationGracePeriodSeconds !== undefined && os.terminationGracePeriodSeconds < 0 && ns.terminationGracePeriodSeconds === 1) {
     munged.terminationGracePeriodSeconds = os.terminationGracePeriodSeconds;
   }
-  if (!deepEqual(munged, os)) {
+  if (!semanticDeepEqual(munged, os)) {
     errs.push(fieldErrors.forbidden(specPath, `pod updates may not change fields other than ${updatablePodSpecFields.join(',')}\n${podSpecDiff(os, munged)}`));
   }
   return errs;

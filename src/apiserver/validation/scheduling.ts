@@ -71,9 +71,9 @@ export function validateOnlyAddedTolerations(newTols: readonly Toleration[] | un
   return validateTolerations(newTols, path);
 }
 
-function stripSeconds(t: Toleration): Toleration {
-  const { tolerationSeconds: _s, ...rest } = t;
-  return rest;
+/** A toleration without its seconds, with Go's zero values for absent strings (`""` equals unset). */
+function stripSeconds(t: Toleration): [string, string, string, string] {
+  return [t.key ?? '', t.operator ?? '', t.value ?? '', t.effect ?? ''];
 }
 
 /** `validateNodeTaints` (node spec). */
