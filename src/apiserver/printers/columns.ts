@@ -94,7 +94,7 @@ export const columnDefinitions: Readonly<Record<string, readonly TableColumnDefi
   'batch/cronjobs': [
     nameCol(),
     col('Schedule', 'string', doc('CronJobSpec.schedule')),
-    col('Timezone', 'string', doc('CronJobSpec.timeZone')),
+    col('Timezone', 'string', extDoc('CronJobSpec.timeZone')),
     col('Suspend', 'boolean', doc('CronJobSpec.suspend')),
     col('Active', 'integer', doc('CronJobStatus.active')),
     col('Last Schedule', 'string', doc('CronJobStatus.lastScheduleTime')),
@@ -198,14 +198,14 @@ export const columnDefinitions: Readonly<Record<string, readonly TableColumnDefi
   'autoscaling/horizontalpodautoscalers': [
     nameCol(),
     col('Reference', 'string', doc('HorizontalPodAutoscalerSpec.scaleTargetRef')),
-    col('Targets', 'string', doc('HorizontalPodAutoscalerSpec.metrics')),
+    col('Targets', 'string', extDoc('HorizontalPodAutoscalerSpec.metrics')),
     col('MinPods', 'string', doc('HorizontalPodAutoscalerSpec.minReplicas')),
     col('MaxPods', 'string', doc('HorizontalPodAutoscalerSpec.maxReplicas')),
     col('Replicas', 'string', doc('HorizontalPodAutoscalerStatus.currentReplicas')),
     ageCol(),
   ],
   '/configmaps': [nameCol(), col('Data', 'string', doc('ConfigMap.data')), ageCol()],
-  'networking.k8s.io/networkpolicies': [nameCol(), col('Pod-Selector', 'string', doc('NetworkPolicySpec.podSelector')), ageCol()],
+  'networking.k8s.io/networkpolicies': [nameCol(), col('Pod-Selector', 'string', extDoc('NetworkPolicySpec.podSelector')), ageCol()],
   'rbac.authorization.k8s.io/rolebindings': [
     nameCol(),
     col('Role', 'string', extDoc('RoleBinding.roleRef')),
