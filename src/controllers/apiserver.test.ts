@@ -1,0 +1,94 @@
+/**
+ * The controllers against the real API server (in-process client: admission, defaulting, validation,
+ * status subresources, watch cache), so the fakes cannot hide a disagreement with the server.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1.js';
+import { resources } from '../api/resources.js';
+import { ensurePki } from '../bootstrap/pki.js';
+import { createApiServer } from '../apiserver/wiring.js';
+import { InProcessClient } from '../apiserver/in-process-client.js';
+import { openBackend } from '../storage/index.js';
+import { createControllerManager } from './manager.js';
+import { names } from './names.js';
+
+async function until(pred: () => Promise<boolean>, ms = 20_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await pred()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error('condition not reached');
+}
+
+void test('Deployment -> ReplicaSet -> Pods through the real API server, then cascading delete', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'kubemix-controllers-'));
+  const pki = await ensurePki(dir);
+  const backend = await openBackend({ kind: 'sqlite', dataDir: dir });
+  const server = createApiServer({ backend, tls: { caPem: pki.ca.certPem, certPem: pki.apiserver.certPem, keyPem: pki.apiserver.keyPem }, port: 0, host: '127.0.0.1' });
+  await server.start();
+  const client = new InProcessClient(server, { user: { username: 'system:kube-controller-manager', groups: ['system:masters', 'system:authenticated'] } });
+  const manager = createControllerManager({
+    client,
+    leaderElect: false,
+    rootCAPem: pki.ca.certPem,
+    controllers: [names.Deployment, names.ReplicaSet, names.GarbageCollector, names.ServiceAccount, names.RootCACertPublisher],
+  });
+  manager.start();
+  t.after(async () => {
+    await manager.stop();
+    await server.stop();
+    await backend.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  await until(async () => {
+    try {
+      await client.get(resources.serviceaccounts, 'default', { namespace: 'default' });
+      return true;
+    } catch {
+      return false;
+    }
+  });
+  const d: Deployment = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', namespace: 'default', annotations: { 'kubernetes.io/change-cause': 'first' } },
+    spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx:1.27' }] } } },
+  };
+  await client.create(resources.deployments, d, { namespace: 'default' });
+  await until(async () => (await client.list<Pod>(resources.pods, { namespace: 'default' })).items.length === 3);
+  const rss = (await client.list<ReplicaSet>(resources.replicasets, { namespace: 'default' })).items;
+  assert.equal(rss.length, 1);
+  const rs = rss[0];
+  const hash = rs?.metadata?.labels?.['pod-template-hash'] ?? '';
+  assert.equal(rs?.metadata?.name, `web-${hash}`);
+  assert.equal(rs?.metadata?.annotations?.['deployment.kubernetes.io/revision'], '1');
+  assert.equal(rs?.metadata?.annotations?.['kubernetes.io/change-cause'], 'first');
+  await until(async () => (await client.get<Deployment>(resources.deployments, 'web', { namespace: 'default' })).status?.replicas === 3);
+  const got = await client.get<Deployment>(resources.deployments, 'web', { namespace: 'default' });
+  assert.equal(got.metadata?.annotations?.['deployment.kubernetes.io/revision'], '1');
+  assert.equal(got.status?.observedGeneration, got.metadata?.generation);
+  assert.equal(got.status?.conditions?.find((c) => c.type === 'Progressing')?.reason, 'ReplicaSetUpdated');
+  for (const p of (await client.list<Pod>(resources.pods, { namespace: 'default' })).items) {
+    assert.match(p.metadata?.name ?? '', new RegExp(`^web-${hash}-[a-z0-9]{5}$`));
+    assert.equal(p.metadata?.ownerReferences?.[0]?.name, `web-${hash}`);
+  }
+  const cm = await client.get(resources.configmaps, 'kube-root-ca.crt', { namespace: 'default' });
+  assert.ok(cm.metadata?.name === 'kube-root-ca.crt');
+
+  await client.delete(resources.deployments, 'web', { namespace: 'default', propagationPolicy: 'Foreground' });
+  await until(async () => (await client.list(resources.replicasets, { namespace: 'default' })).items.length === 0);
+  await until(async () => {
+    try {
+      await client.get(resources.deployments, 'web', { namespace: 'default' });
+      return false;
+    } catch {
+      return true;
+    }
+  });
+});
