@@ -18,6 +18,10 @@ export const names = {
   CronJob: 'cronjob-controller',
   ServiceAccount: 'serviceaccount-controller',
   RootCACertPublisher: 'root-ca-certificate-publisher-controller',
+  /** Approves and signs kubelet client CSRs (upstream's csrapproving and csrsigning together). */
+  CertificateSigning: 'certificatesigningrequest-signing-controller',
+  TokenCleaner: 'token-cleaner-controller',
+  BootstrapSigner: 'bootstrap-signer-controller',
 } as const;
 
 export type ControllerName = (typeof names)[keyof typeof names];

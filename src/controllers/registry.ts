@@ -15,6 +15,9 @@ import * as garbageCollector from './garbage-collector/garbage-collector.js';
 import * as namespace from './namespace/namespace.js';
 import * as nodeLifecycle from './node-lifecycle/node-lifecycle.js';
 import * as replicaset from './replicaset/replicaset.js';
+import * as csrSigning from './csr-signing/csr-signing.js';
+import * as tokenCleaner from './bootstrap-token-cleaner/bootstrap-token-cleaner.js';
+import * as bootstrapSigner from './bootstrap-token-cleaner/bootstrap-signer.js';
 import * as statefulset from './statefulset/statefulset.js';
 import * as taintEviction from './taint-eviction/taint-eviction.js';
 import * as serviceAccount from './serviceaccount/serviceaccount.js';
@@ -31,6 +34,9 @@ export interface ControllerOptions {
   unhealthyZoneThreshold?: number;
   /** The cluster CA the root-ca-certificate-publisher puts in every namespace (`--root-ca-file`). */
   rootCAPem?: string;
+  /** The CA that signs kubelet client CSRs (`--cluster-signing-cert-file`/`--cluster-signing-key-file`); without it CSRs are approved, not signed. */
+  clusterSigningCertPem?: string;
+  clusterSigningKeyPem?: string;
 }
 
 export type ControllerFactory = (ctx: ControllerContext, opts: ControllerOptions) => Controller;
@@ -67,6 +73,11 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.StatefulSet, (ctx) => statefulset.create(ctx));
   register(m, names.Job, (ctx) => job.create(ctx));
   register(m, names.CronJob, (ctx) => cronjob.create(ctx));
+  register(m, names.CertificateSigning, (ctx, o) =>
+    csrSigning.create(ctx, o.clusterSigningCertPem === undefined || o.clusterSigningKeyPem === undefined ? {} : { ca: { certPem: o.clusterSigningCertPem, keyPem: o.clusterSigningKeyPem } }),
+  );
+  register(m, names.TokenCleaner, (ctx) => tokenCleaner.create(ctx));
+  register(m, names.BootstrapSigner, (ctx) => bootstrapSigner.create(ctx));
   return m;
 }
 
