@@ -6,7 +6,7 @@
 import type { Container, ContainerPort, EnvVar, Pod, PodSpec, PodTemplateSpec, Probe, Volume, VolumeMount } from 'kubernetes-types/core/v1.js';
 import { type FieldError, fieldErrors, GoValue, Path } from '../../api/field-errors.js';
 import { inclusiveRangeError, isDNS1123Label, isEnvVarName, isValidPortName, isValidPortNum, nameIsDNSSubdomain } from './_names.js';
-import { deepEqual, semanticDeepEqual, validateAnnotations, validateLabels, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate, validateQualifiedName } from './objectmeta.js';
+import { semanticDeepEqual, validateAnnotations, validateLabels, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate, validateQualifiedName } from './objectmeta.js';
 import { validateResourceList, validateResourceRequirements } from './resources.js';
 import { validateAffinity, validateOnlyAddedTolerations, validateTolerations, validateTopologySpreadConstraints } from './scheduling.js';
 
