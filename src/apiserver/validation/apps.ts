@@ -9,7 +9,7 @@ import { type FieldError, fieldErrors, goStringMap, Path } from '../../api/field
 import { labelSelectorAsSelector, SelectorParseError, type Selector } from '../../api/labels.js';
 import { isValidPercent, nameIsDNSSubdomain } from './_names.js';
 import { goIntOrString, goLabelSelector } from './_go.js';
-import { deepEqual, validateImmutableField, validateLabelSelector, validateLabels, validateAnnotations, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
+import { semanticDeepEqual, validateImmutableField, validateLabelSelector, validateLabels, validateAnnotations, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validatePodTemplateSpec } from './pod.js';
 
 const metaOpts = { namespaced: true, nameFn: nameIsDNSSubdomain };
@@ -309,7 +309,7 @@ export function validateStatefulSetUpdate(sts: StatefulSet, old: StatefulSet): F
     const { replicas: _r, ordinals: _o, template: _t, updateStrategy: _u, persistentVolumeClaimRetentionPolicy: _p, minReadySeconds: _m, ...rest } = s ?? ({} as NonNullable<StatefulSet['spec']>);
     return rest;
   };
-  if (!deepEqual(strip(sts.spec), strip(old.spec))) {
+  if (!semanticDeepEqual(strip(sts.spec), strip(old.spec))) {
     errs.push(
       fieldErrors.forbidden(
         Path.root('spec'),

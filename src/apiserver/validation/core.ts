@@ -13,7 +13,7 @@ import { type FieldError, fieldErrors, GoValue, Path } from '../../api/field-err
 import { isConfigMapKey, isDNS1123Label, isValidIP, isValidPortNum, nameIsDNSLabel, nameIsDNSSubdomain, validatePathSegmentName } from './_names.js';
 import { goIntOrString, goLabelSelector } from './_go.js';
 import { isNotMoreThan100Percent, validatePositiveIntOrPercent } from './apps.js';
-import { deepEqual, validateImmutableField, validateLabels, validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
+import { semanticDeepEqual, validateImmutableField, validateLabels, validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validateResourceList, validateResourceRequirements } from './resources.js';
 import { validateTaints, validateTolerations } from './scheduling.js';
 import { validateLabelName } from './objectmeta.js';
@@ -57,7 +57,7 @@ export function validateNodeUpdate(node: Node, old: Node): FieldError[] {
   errs.push(...validateNode(node).filter((e) => !e.field.startsWith('metadata.')));
   const sp = Path.root('spec');
   const oldCIDRs = old.spec?.podCIDRs ?? [];
-  if (oldCIDRs.length > 0 && !deepEqual(node.spec?.podCIDRs ?? [], oldCIDRs)) {
+  if (oldCIDRs.length > 0 && !semanticDeepEqual(node.spec?.podCIDRs ?? [], oldCIDRs)) {
     errs.push(fieldErrors.forbidden(sp.child('podCIDRs'), 'node updates may not change podCIDR except from "" to valid'));
   }
   if ((old.spec?.providerID ?? '') !== '' && node.spec?.providerID !== old.spec?.providerID) {
@@ -136,8 +136,8 @@ export function validateConfigMapUpdate(cm: ConfigMap, old: ConfigMap): FieldErr
   const errs = validateObjectMetaUpdate(cm.metadata, old.metadata);
   if (old.immutable === true) {
     if (cm.immutable !== true) errs.push(fieldErrors.forbidden(Path.root('immutable'), 'field is immutable when `immutable` is set'));
-    if (!deepEqual(cm.data, old.data)) errs.push(fieldErrors.forbidden(Path.root('data'), 'field is immutable when `immutable` is set'));
-    if (!deepEqual(cm.binaryData, old.binaryData)) errs.push(fieldErrors.forbidden(Path.root('binaryData'), 'field is immutable when `immutable` is set'));
+    if (!semanticDeepEqual(cm.data, old.data)) errs.push(fieldErrors.forbidden(Path.root('data'), 'field is immutable when `immutable` is set'));
+    if (!semanticDeepEqual(cm.binaryData, old.binaryData)) errs.push(fieldErrors.forbidden(Path.root('binaryData'), 'field is immutable when `immutable` is set'));
   }
   errs.push(...validateConfigMap(cm).filter((e) => !e.field.startsWith('metadata.')));
   return errs;
@@ -192,7 +192,7 @@ export function validateSecretUpdate(s: Secret, old: Secret): FieldError[] {
   errs.push(...validateImmutableField(s.type ?? '', old.type ?? '', Path.root('type')));
   if (old.immutable === true) {
     if (s.immutable !== true) errs.push(fieldErrors.forbidden(Path.root('immutable'), 'field is immutable when `immutable` is set'));
-    if (!deepEqual(s.data, old.data)) errs.push(fieldErrors.forbidden(Path.root('data'), 'field is immutable when `immutable` is set'));
+    if (!semanticDeepEqual(s.data, old.data)) errs.push(fieldErrors.forbidden(Path.root('data'), 'field is immutable when `immutable` is set'));
   }
   errs.push(...validateSecret(s).filter((e) => !e.field.startsWith('metadata.')));
   return errs;

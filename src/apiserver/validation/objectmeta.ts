@@ -19,7 +19,7 @@ export function validateNonnegativeField(value: number, path: Path): FieldError[
 
 /** `ValidateImmutableField`: `field is immutable` when the values differ (deep equality). */
 export function validateImmutableField(newVal: unknown, oldVal: unknown, path: Path, shown: unknown = newVal): FieldError[] {
-  return deepEqual(newVal, oldVal) ? [] : [fieldErrors.invalid(path, shown, 'field is immutable')];
+  return semanticDeepEqual(newVal, oldVal) ? [] : [fieldErrors.invalid(path, shown, 'field is immutable')];
 }
 
 /** `ValidateLabelName`: a qualified name. */
@@ -79,18 +79,16 @@ export function validateLabelSelector(sel: LabelSelector | undefined, path: Path
   return errs;
 }
 
-const standardFinalizers = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
-
-/** `ValidateFinalizers` (apimachinery) plus core's `validateKubeFinalizerName`. */
+/** `ValidateFinalizers` (apimachinery). */
 export function validateFinalizers(finalizers: readonly string[] | undefined, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   const list = finalizers ?? [];
   list.forEach((f, i) => {
     const p = path.index(i);
+    // metadata.finalizers only need to be qualified names; since 1.29 a name without a domain is a
+    // warning ("prefer a domain-qualified finalizer name"), not an error. The stricter "standard or fully
+    // qualified" rule is core's, for Namespace spec.finalizers (core.ts).
     for (const m of isQualifiedName(f)) errs.push(fieldErrors.invalid(p, f, m));
-    if (!f.includes('/') && !standardFinalizers.has(f)) {
-      errs.push(fieldErrors.invalid(p, f, 'name is neither a standard finalizer name nor is it fully qualified'));
-    }
   });
   if (list.includes('orphan') && list.includes('foregroundDeletion')) {
     errs.push(fieldErrors.invalid(path, new GoValue(`[]string{${list.map((f) => JSON.stringify(f)).join(', ')}}`), 'finalizer orphan and foregroundDeletion cannot be both set'));
