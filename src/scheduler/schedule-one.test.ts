@@ -209,3 +209,10 @@ void test('LeastAllocated spreads identical pods over identical nodes', () => {
   }
   assert.deepEqual(['a', 'b', 'c'].map((n) => cache.nodeInfo(n)?.pods.length), [2, 2, 2]);
 });
+
+void test('a nominated node that no longer fits is counted once in the message', () => {
+  const nodes = [makeNode('a').capacity({ cpu: '1', memory: '1Gi', pods: '10' }).obj(), makeNode('b').capacity({ cpu: '1', memory: '1Gi', pods: '10' }).obj()];
+  const { algo, fwk } = setup(nodes);
+  const pod = makePod('p').req({ cpu: '2' }).nominatedNodeName('a').obj();
+  assert.equal(failureMessage(algo, fwk, pod), '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.');
+});

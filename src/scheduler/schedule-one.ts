@@ -149,7 +149,9 @@ export class SchedulingAlgorithm {
     if (nnn !== '') {
       const ni = this.snapshot.get(nnn);
       if (ni !== undefined) {
-        const r = this.findNodesThatPassFilters(fwk, state, pod, diagnosis, [ni]);
+        // A scratch diagnosis: when the nominated node fails, the loop below evaluates it again and
+        // records its status once (upstream overwrites the same map entry).
+        const r = this.findNodesThatPassFilters(fwk, state, pod, newDiagnosis(), [ni]);
         if (r.error === undefined && r.feasible.length !== 0) return { feasibleNodes: r.feasible, diagnosis };
       }
     }
@@ -192,7 +194,8 @@ export class SchedulingAlgorithm {
         feasible.push(ni);
         if (feasible.length >= numNodesToFind) break;
       } else {
-        diagnosis.nodeToStatus.set(ni.name, s);
+        // Each node is visited once per loop (and the nominated-node check happens before the loop).
+        diagnosis.nodeToStatus.appendNew(ni.name, s);
         const plugin = s.failedPlugin();
         if (plugin !== '') {
           if (s.code === Code.Pending) diagnosis.pendingPlugins.add(plugin);

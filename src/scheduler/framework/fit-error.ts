@@ -10,23 +10,49 @@ export const noNodeAvailableMsg = (n: number): string => `0/${n} nodes are avail
 /** `ErrNoNodesAvailable`. */
 export const errNoNodesAvailableMessage = 'no nodes available to schedule pods';
 
-/** Statuses per node; nodes without an entry answer `absentNodesStatus` (UnschedulableAndUnresolvable by default). */
+/**
+ * Statuses per node; nodes without an entry answer `absentNodesStatus` (UnschedulableAndUnresolvable by
+ * default). Entries live in arrays (the filter loop records thousands per failed cycle); the name index
+ * is built on the first lookup.
+ */
 export class NodeToStatus implements NodeToStatusReader {
-  private readonly m = new Map<string, Status>();
+  private readonly names: string[] = [];
+  private readonly statuses: Status[] = [];
+  private index: Map<string, number> | undefined;
   private absent: Status = newStatus(Code.UnschedulableAndUnresolvable);
 
-  set(nodeName: string, s: Status): void {
-    this.m.set(nodeName, s);
+  private lookup(): Map<string, number> {
+    if (this.index === undefined) {
+      const m = new Map<string, number>();
+      for (let i = 0; i < this.names.length; i++) m.set(this.names[i] as string, i);
+      this.index = m;
+    }
+    return this.index;
   }
+
+  set(nodeName: string, s: Status): void {
+    const i = this.lookup().get(nodeName);
+    if (i !== undefined) this.statuses[i] = s;
+    else this.appendNew(nodeName, s);
+  }
+
+  /** Records a node that has no entry yet (the caller guarantees it); cheaper than `set`. */
+  appendNew(nodeName: string, s: Status): void {
+    this.names.push(nodeName);
+    this.statuses.push(s);
+    this.index?.set(nodeName, this.names.length - 1);
+  }
+
   get(nodeName: string): Status {
-    return this.m.get(nodeName) ?? this.absent;
+    const i = this.lookup().get(nodeName);
+    return i === undefined ? this.absent : (this.statuses[i] as Status);
   }
   has(nodeName: string): boolean {
-    return this.m.has(nodeName);
+    return this.lookup().has(nodeName);
   }
   /** Number of explicitly recorded nodes. */
   len(): number {
-    return this.m.size;
+    return this.names.length;
   }
   absentNodesStatus(): Status {
     return this.absent;
@@ -35,7 +61,7 @@ export class NodeToStatus implements NodeToStatusReader {
     this.absent = s;
   }
   forEachExplicitNode(fn: (nodeName: string, s: Status) => void): void {
-    for (const [k, v] of this.m) fn(k, v);
+    for (let i = 0; i < this.names.length; i++) fn(this.names[i] as string, this.statuses[i] as Status);
   }
 }
 

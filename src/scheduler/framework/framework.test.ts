@@ -145,3 +145,18 @@ void test('HostPortInfo conflicts on the same IP or 0.0.0.0 on either side', () 
   assert.ok(h.checkConflict('10.0.0.1', 'UDP', 53));
   assert.ok(!h.checkConflict('10.0.0.1', 'TCP', 0));
 });
+
+void test('NodeToStatus: set replaces, appendNew records new nodes, lookups work before and after', () => {
+  const m = new NodeToStatus();
+  m.appendNew('a', newStatus(Code.Unschedulable, 'x'));
+  m.appendNew('b', newStatus(Code.Unschedulable, 'y'));
+  assert.deepEqual(m.get('a').reasons(), ['x']);
+  m.set('a', newStatus(Code.Unschedulable, 'z'));
+  m.appendNew('c', newStatus(Code.Unschedulable, 'w'));
+  assert.equal(m.len(), 3);
+  assert.deepEqual(m.get('a').reasons(), ['z']);
+  assert.deepEqual(m.get('c').reasons(), ['w']);
+  const seen: string[] = [];
+  m.forEachExplicitNode((n, s) => seen.push(`${n}=${s.message()}`));
+  assert.deepEqual(seen, ['a=z', 'b=y', 'c=w']);
+});

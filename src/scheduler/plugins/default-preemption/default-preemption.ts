@@ -205,7 +205,7 @@ export class DefaultPreemption implements PostFilterPlugin {
     const notHelpful = new NodeToStatus();
     const potential: NodeInfo[] = [];
     for (const n of allNodes) {
-      if (m.get(n.name).code === Code.UnschedulableAndUnresolvable) notHelpful.set(n.name, unresolvable);
+      if (m.get(n.name).code === Code.UnschedulableAndUnresolvable) notHelpful.appendNew(n.name, unresolvable);
       else potential.push(n);
     }
     if (potential.length === 0) {
@@ -217,7 +217,8 @@ export class DefaultPreemption implements PostFilterPlugin {
     const offset = Math.floor(this.handle.random() * potential.length);
     const numCandidates = this.calculateNumCandidates(potential.length);
     const { candidates, nodeStatuses } = this.dryRunPreemption(state, pod, potential, pdbs, offset, numCandidates);
-    notHelpful.forEachExplicitNode((n, s) => nodeStatuses.set(n, s));
+    // Disjoint: potential nodes are never in notHelpful.
+    notHelpful.forEachExplicitNode((n, s) => nodeStatuses.appendNew(n, s));
     return { candidates, nodeStatuses };
   }
 
@@ -239,7 +240,7 @@ export class DefaultPreemption implements PostFilterPlugin {
       const original = potential[(offset + i) % potential.length] as NodeInfo;
       // Same outcome as selectVictimsOnNode without copying a node that has no lower-priority pod.
       if (!original.pods.some((p) => podPriority(p.pod) < prio)) {
-        nodeStatuses.set(original.name, noVictims);
+        nodeStatuses.appendNew(original.name, noVictims);
         continue;
       }
       const nodeInfoCopy = original.snapshot();
@@ -255,7 +256,7 @@ export class DefaultPreemption implements PostFilterPlugin {
         continue;
       }
       if (status.isSuccess() && r.victims.length === 0) status = Status.error(`expected at least one victim pod on node "${nodeInfoCopy.name}"`);
-      nodeStatuses.set(nodeInfoCopy.name, status);
+      nodeStatuses.appendNew(nodeInfoCopy.name, status);
     }
     return { candidates: [...nonViolating, ...violating], nodeStatuses };
   }
