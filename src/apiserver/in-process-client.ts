@@ -190,6 +190,8 @@ export class InProcessClient implements Client {
     const def = this.def(res);
     const ns = this.ns(def, opts.namespace ?? obj.metadata?.namespace);
     await this.authorize(def, 'create', ns, obj.metadata?.name ?? '');
+    // Reviews (SubjectAccessReview, ...) are answered, not stored.
+    if (def.virtual) return copy<T>(await this.server.subresources.review(def, ns, copy<StoredObject>(obj), this.o.user));
     return copy<T>(await this.server.store.create(def, ns, copy<StoredObject>(obj), this.ctx(opts)));
   }
 

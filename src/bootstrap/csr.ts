@@ -55,8 +55,8 @@ export async function parseCsr(pem: string): Promise<ParsedCsr> {
 export async function signCsr(ca: KeyPairPem, csrPem: string, opts: Omit<LeafOptions, 'commonName' | 'organizations'>): Promise<string> {
   const csr = new x509.Pkcs10CertificateRequest(csrPem);
   const alg = csr.publicKey.algorithm as { name: string };
-  const importAlg = alg.name === 'ECDSA' ? ecAlg : (csr.publicKey.algorithm as webcrypto.Algorithm);
-  const publicKey = await csr.publicKey.export(importAlg, ['verify']);
+  const importAlg = alg.name === 'ECDSA' ? ecAlg : { name: 'RSASSA-PKCS1-v1_5', hash: 'SHA-256' };
+  const publicKey = await webcrypto.subtle.importKey('spki', csr.publicKey.rawData, importAlg, true, ['verify']);
   return signPublicKey(ca, publicKey, {
     ...opts,
     commonName: csr.subjectName.getField('CN')[0] ?? '',

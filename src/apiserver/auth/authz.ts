@@ -26,6 +26,24 @@ export interface Authorizer {
   authorize(a: AuthorizationAttributes): Promise<{ decision: Decision; reason: string }>;
 }
 
+/** SelfSubjectRulesReview's rule shapes (authorization.k8s.io/v1 ResourceRule, NonResourceRule). */
+export interface RulesForResult {
+  resourceRules: { verbs: string[]; apiGroups: string[]; resources: string[]; resourceNames?: string[] }[];
+  nonResourceRules: { verbs: string[]; nonResourceURLs: string[] }[];
+  /** True when the list may miss rules (an evaluation error, or an authorizer that cannot enumerate). */
+  incomplete: boolean;
+  errors: string[];
+}
+
+/** An authorizer that can list what a user may do (upstream's `authorizer.RuleResolver`). */
+export interface RuleResolver {
+  rulesFor(user: UserInfo, namespace: string): Promise<RulesForResult>;
+}
+
+export function isRuleResolver(a: unknown): a is RuleResolver {
+  return typeof (a as Partial<RuleResolver> | null)?.rulesFor === 'function';
+}
+
 /** `system:masters` may do anything (kube-apiserver's privileged group authorizer). */
 export const mastersAuthorizer: Authorizer = {
   async authorize(a) {
@@ -33,18 +51,41 @@ export const mastersAuthorizer: Authorizer = {
   },
 };
 
-/** Runs authorizers in order; the first allow or deny decides. */
-export class AuthorizerChain implements Authorizer {
+/**
+ * Runs authorizers in order; the first allow or deny decides (union.go). Without a decision the
+ * reasons of every authorizer are joined with newlines, as the union authorizer does.
+ */
+export class AuthorizerChain implements Authorizer, RuleResolver {
   constructor(private readonly chain: Authorizer[]) {}
   add(a: Authorizer): void {
     this.chain.push(a);
   }
   async authorize(a: AuthorizationAttributes): Promise<{ decision: Decision; reason: string }> {
+    const reasons: string[] = [];
     for (const z of this.chain) {
       const d = await z.authorize(a);
       if (d.decision !== 'noOpinion') return d;
+      if (d.reason !== '') reasons.push(d.reason);
     }
-    return { decision: 'noOpinion', reason: '' };
+    return { decision: 'noOpinion', reason: reasons.join('\n') };
+  }
+
+  /** Every resolver's rules together (union.go's `unionAuthzRulesHandler`); masters get everything. */
+  async rulesFor(user: UserInfo, namespace: string): Promise<RulesForResult> {
+    const out: RulesForResult = { resourceRules: [], nonResourceRules: [], incomplete: false, errors: [] };
+    if (user.groups.includes('system:masters')) {
+      out.resourceRules.push({ verbs: ['*'], apiGroups: ['*'], resources: ['*'] });
+      out.nonResourceRules.push({ verbs: ['*'], nonResourceURLs: ['*'] });
+    }
+    for (const z of this.chain) {
+      if (!isRuleResolver(z)) continue;
+      const r = await z.rulesFor(user, namespace);
+      out.resourceRules.push(...r.resourceRules);
+      out.nonResourceRules.push(...r.nonResourceRules);
+      out.incomplete ||= r.incomplete;
+      out.errors.push(...r.errors);
+    }
+    return out;
   }
 }
 
