@@ -42,10 +42,18 @@ export interface LocalClusterOptions {
   log?: (message: string) => void;
 }
 
-/** The identity a component's in-process client carries. */
+/** The identity a component's in-process client carries (authorized by RBAC's default roles). */
 export function componentUser(username: string, groups: string[]): UserInfo {
-  // Until kubemix's RBAC authorizer serves the system roles, components act in system:masters.
-  return { username, groups: [...groups, 'system:masters', 'system:authenticated'] };
+  return { username, groups: [...groups, 'system:authenticated'] };
+}
+
+/**
+ * The identity of a NodeHost hosting many nodes on one client. The Node authorizer only knows single
+ * nodes (`system:node:<name>`), so a shared host acts in system:masters; `kubemix join` runs each node
+ * with its own certificate instead.
+ */
+export function nodeHostUser(): UserInfo {
+  return { username: 'system:node-host', groups: ['system:nodes', 'system:masters', 'system:authenticated'] };
 }
 
 export class LocalCluster {
@@ -114,7 +122,7 @@ export class LocalCluster {
     this.scheduler.start();
     if (this.o.addons !== false) await this.installAddons(this.adminClient());
     this.nodeHost = new NodeHost({
-      client: client('system:node-host', ['system:nodes']),
+      client: new InProcessClient(server, { user: nodeHostUser() }),
       nodes: this.nodes,
       ...(this.o.leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs: this.o.leaseRenewIntervalMs } : {}),
       ...(this.o.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: this.o.nodeStatusUpdateFrequencyMs } : {}),
