@@ -308,3 +308,13 @@ void test('QoS class: BestEffort, Burstable, Guaranteed (quantities compared by 
   assert.equal(qosClassOf(makePod('d').container({ name: 'c', resources: { requests: { cpu: '1000m', memory: '1Gi' }, limits: { cpu: '1', memory: '1024Mi' } } }).obj()), 'Guaranteed');
   assert.equal(qosClassOf(makePod('e').container({ name: 'c', resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } }).obj()), 'Burstable');
 });
+
+void test('a pod deleted while its image cannot be pulled ends Failed', () => {
+  const { worker } = start(win2022Spec, makePod('w').container({ name: 'app', image: 'mcr.microsoft.com/windows/servercore:ltsc2019' }).obj());
+  runUntil(worker, T0, T0 + 5_000);
+  const deleting: Pod = { ...worker.current, metadata: { ...worker.current.metadata, deletionTimestamp: '2026-01-01T00:00:10Z', deletionGracePeriodSeconds: 30 } };
+  worker.update(deleting, T0 + 5_000);
+  const r = worker.sync(T0 + 5_000);
+  assert.equal(r.readyForDeletion, true);
+  assert.equal(r.status.phase, 'Failed');
+});

@@ -497,6 +497,14 @@ export class PodWorker {
 
   private phase(): 'Pending' | 'Running' | 'Succeeded' | 'Failed' {
     if (this.rejection !== undefined) return 'Failed';
+    const phase = this.computePhase();
+    // A pod the kubelet terminated (deleted) ends in a terminal phase: Failed unless it succeeded.
+    if (this.finished && phase !== 'Succeeded') return 'Failed';
+    return phase;
+  }
+
+  /** `getPhase` of kubelet_pods.go. */
+  private computePhase(): 'Pending' | 'Running' | 'Succeeded' | 'Failed' {
     const restartPolicy = this.pod.spec?.restartPolicy ?? 'Always';
     const inits = this.containers.filter((c) => c.init && !c.sidecar);
     const podIsTerminal = this.finished;
