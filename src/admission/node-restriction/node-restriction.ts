@@ -7,7 +7,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { ApiError, StatusReason } from '../../api/errors.js';
 import { admissionForbidden, isResource } from '../_errors.js';
-import { deepEqual } from '../../apiserver/validation/objectmeta.js';
+import { semanticDeepEqual } from '../../apiserver/validation/objectmeta.js';
 import { names } from '../names.js';
 import type { AdmissionAttributes, AdmissionLookup, MutatingPlugin, UserInfo } from '../types.js';
 
@@ -167,7 +167,7 @@ export class NodeRestriction implements MutatingPlugin {
     const old = a.oldObject as Pod | undefined;
     if ((old?.spec?.nodeName ?? '') !== nodeName) throw admissionForbidden(a, `node "${nodeName}" can only update pod status for pods with spec.nodeName set to itself`);
     const cur = a.object as Pod | undefined;
-    if (!deepEqual(old?.metadata?.labels ?? {}, cur?.metadata?.labels ?? {})) throw admissionForbidden(a, `node "${nodeName}" cannot update labels through pod status`);
+    if (!semanticDeepEqual(old?.metadata?.labels ?? {}, cur?.metadata?.labels ?? {})) throw admissionForbidden(a, `node "${nodeName}" cannot update labels through pod status`);
   }
 
   private async admitPodEviction(nodeName: string, a: AdmissionAttributes, lookup: AdmissionLookup): Promise<void> {
@@ -190,7 +190,7 @@ export class NodeRestriction implements MutatingPlugin {
     if (a.operation === 'UPDATE') {
       const node = a.object as Node | undefined;
       const old = a.oldObject as Node | undefined;
-      if (!deepEqual(node?.spec?.taints ?? [], old?.spec?.taints ?? [])) throw admissionForbidden(a, `node "${nodeName}" is not allowed to modify taints`);
+      if (!semanticDeepEqual(node?.spec?.taints ?? [], old?.spec?.taints ?? [])) throw admissionForbidden(a, `node "${nodeName}" is not allowed to modify taints`);
       const forbidden = forbiddenLabels(modifiedLabels(node?.metadata?.labels, old?.metadata?.labels));
       if (forbidden.length > 0) throw admissionForbidden(a, `is not allowed to modify labels: ${forbidden.join(', ')}`);
     }
