@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Endpoints, Pod } from 'kubernetes-types/core/v1.js';
+import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import { resources } from '../api/resources.js';
 import { ensurePki } from '../bootstrap/pki.js';
@@ -16,6 +17,37 @@ import { InProcessClient } from '../apiserver/in-process-client.js';
 import { openBackend } from '../storage/index.js';
 import { createControllerManager } from './manager.js';
 import { names } from './names.js';
+
+interface Env {
+  client: InProcessClient;
+}
+
+async function startEnv(t: { after(fn: () => Promise<void>): void }, controllers: string[]): Promise<Env> {
+  const dir = await mkdtemp(join(tmpdir(), 'kubemix-controllers-'));
+  const pki = await ensurePki(dir);
+  const backend = await openBackend({ kind: 'sqlite', dataDir: dir });
+  const server = createApiServer({ backend, tls: { caPem: pki.ca.certPem, certPem: pki.apiserver.certPem, keyPem: pki.apiserver.keyPem }, port: 0, host: '127.0.0.1' });
+  await server.start();
+  const client = new InProcessClient(server, { user: { username: 'system:kube-controller-manager', groups: ['system:masters', 'system:authenticated'] } });
+  const manager = createControllerManager({ client, leaderElect: false, rootCAPem: pki.ca.certPem, controllers });
+  manager.start();
+  t.after(async () => {
+    await manager.stop();
+    await server.stop();
+    await backend.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  return { client };
+}
+
+async function gone(f: () => Promise<unknown>): Promise<boolean> {
+  try {
+    await f();
+    return false;
+  } catch {
+    return true;
+  }
+}
 
 async function until(pred: () => Promise<boolean>, ms = 20_000): Promise<void> {
   const end = Date.now() + ms;
@@ -27,25 +59,7 @@ async function until(pred: () => Promise<boolean>, ms = 20_000): Promise<void> {
 }
 
 void test('Deployment -> ReplicaSet -> Pods through the real API server, then cascading delete', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'kubemix-controllers-'));
-  const pki = await ensurePki(dir);
-  const backend = await openBackend({ kind: 'sqlite', dataDir: dir });
-  const server = createApiServer({ backend, tls: { caPem: pki.ca.certPem, certPem: pki.apiserver.certPem, keyPem: pki.apiserver.keyPem }, port: 0, host: '127.0.0.1' });
-  await server.start();
-  const client = new InProcessClient(server, { user: { username: 'system:kube-controller-manager', groups: ['system:masters', 'system:authenticated'] } });
-  const manager = createControllerManager({
-    client,
-    leaderElect: false,
-    rootCAPem: pki.ca.certPem,
-    controllers: [names.Deployment, names.ReplicaSet, names.GarbageCollector, names.ServiceAccount, names.RootCACertPublisher],
-  });
-  manager.start();
-  t.after(async () => {
-    await manager.stop();
-    await server.stop();
-    await backend.close();
-    await rm(dir, { recursive: true, force: true });
-  });
+  const { client } = await startEnv(t, [names.Deployment, names.ReplicaSet, names.GarbageCollector, names.ServiceAccount, names.RootCACertPublisher]);
   await until(async () => {
     try {
       await client.get(resources.serviceaccounts, 'default', { namespace: 'default' });
@@ -91,4 +105,31 @@ void test('Deployment -> ReplicaSet -> Pods through the real API server, then ca
       return true;
     }
   });
+});
+
+void test('a deleted namespace is emptied and finalized; Services get Endpoints and EndpointSlices', async (t) => {
+  const { client } = await startEnv(t, [names.Namespace, names.ServiceAccount, names.Endpoints, names.EndpointSlice, names.GarbageCollector]);
+  await client.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' } });
+  await until(async () => !(await gone(() => client.get(resources.serviceaccounts, 'default', { namespace: 'team' }))));
+  await client.create(
+    resources.services,
+    { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web', namespace: 'team' }, spec: { selector: { app: 'web' }, ports: [{ name: 'http', port: 80, targetPort: 8080 }] } },
+    { namespace: 'team' },
+  );
+  const pod = await client.create<Pod>(
+    resources.pods,
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web-0', namespace: 'team', labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } },
+    { namespace: 'team' },
+  );
+  await client.update(resources.pods, { ...pod, status: { phase: 'Running', podIP: '10.244.0.5', podIPs: [{ ip: '10.244.0.5' }], conditions: [{ type: 'Ready', status: 'True' }] } }, { namespace: 'team', subresource: 'status' });
+  await until(async () => {
+    const ep = await client.get<Endpoints>(resources.endpoints, 'web', { namespace: 'team' }).catch(() => undefined);
+    return ep?.subsets?.[0]?.addresses?.[0]?.ip === '10.244.0.5';
+  });
+  await until(async () => {
+    const l = await client.list<EndpointSlice>(resources.endpointslices, { namespace: 'team', labelSelector: 'kubernetes.io/service-name=web' });
+    return l.items.length === 1 && l.items[0]?.endpoints?.[0]?.addresses[0] === '10.244.0.5';
+  });
+  await client.delete(resources.namespaces, 'team');
+  await until(async () => gone(() => client.get(resources.namespaces, 'team')), 30_000);
 });
