@@ -43,3 +43,4 @@ export {
   type ImageManagerOptions,
 } from './image-manager.js';
 export { checkRuntimeHandler, runtimeClassNotFoundMessage, FailedCreatePodSandBox, type SandboxCheck } from './sandbox.js';
+export { imageOutcome, nodePlatform, type ImageOutcome } from './outcome.js';
