@@ -205,3 +205,24 @@ void test('leader election: an expired lease held by someone else is taken over 
   await e.stop();
   assert.equal(c.getNow<Lease>(resources.leases, 'kube-scheduler', 'kube-system')?.spec?.holderIdentity, '');
 });
+
+void test('with leader election the scheduler schedules only after acquiring kube-system/kube-scheduler', async (t) => {
+  const c = new FakeClient();
+  c.seed(resources.leases, {
+    apiVersion: 'coordination.k8s.io/v1',
+    kind: 'Lease',
+    metadata: { name: 'kube-scheduler', namespace: 'kube-system' },
+    spec: { holderIdentity: 'other', leaseDurationSeconds: 1, renewTime: new Date().toISOString() },
+  } as Lease);
+  c.seed(resources.nodes, makeNode('n1').obj());
+  c.seed(resources.pods, makePod('p').obj());
+  const { rec } = recorder();
+  const s = new Scheduler({ client: c, recorder: rec, log: () => undefined, leaderElection: { identity: 'me', leaseDurationMs: 1000, renewDeadlineMs: 500, retryPeriodMs: 100 } });
+  s.start();
+  t.after(() => s.stop());
+  await new Promise((r) => setTimeout(r, 300));
+  assert.equal(podOf(c, 'p')?.spec?.nodeName, undefined, 'not leading yet: the other holder\'s lease has not expired');
+  await waitUntil(() => podOf(c, 'p')?.spec?.nodeName === 'n1', 'scheduled once leading', 4000);
+  assert.ok(s.isLeader());
+  assert.equal(c.getNow<Lease>(resources.leases, 'kube-scheduler', 'kube-system')?.spec?.holderIdentity, 'me');
+});
