@@ -213,7 +213,7 @@ void test('with leader election the scheduler schedules only after acquiring kub
     kind: 'Lease',
     metadata: { name: 'kube-scheduler', namespace: 'kube-system' },
     spec: { holderIdentity: 'other', leaseDurationSeconds: 1, renewTime: new Date().toISOString() },
-  } as Lease);
+  });
   c.seed(resources.nodes, makeNode('n1').obj());
   c.seed(resources.pods, makePod('p').obj());
   const { rec } = recorder();
