@@ -6,6 +6,7 @@
  */
 import type { ResourceType } from '../api/resources.js';
 import type { Client, KubeObject } from '../client/client.js';
+import { namespaceIndexFunc } from '../client/index.js';
 
 /** client-go's clock seam: ms since epoch and cancellable timers. */
 export interface Clock {
@@ -29,6 +30,26 @@ export interface Informer<T extends KubeObject> {
   list(): T[];
   /** key = `namespace/name`, or `name` for cluster-scoped objects. */
   get(key: string): T | undefined;
+  /** Objects under an index value; the manager indexes namespaced resources by `namespace` and pods by `spec.nodeName`. */
+  byIndex(indexName: string, value: string): T[];
+}
+
+/** The index of every namespaced resource's informer. */
+export const NamespaceIndex = 'namespace';
+/** The index of the pod informer by node (the API server indexes pods the same way). */
+export const NodeNameIndex = 'spec.nodeName';
+
+export function nodeNameIndexFunc(obj: KubeObject): string[] {
+  const n = (obj as { spec?: { nodeName?: string } }).spec?.nodeName;
+  return n === undefined || n === '' ? [] : [n];
+}
+
+/** The indexers the manager installs on a resource's shared informer (shared functions: the factory dedupes by identity). */
+export function standardIndexers(res: ResourceType): Record<string, (obj: KubeObject) => string[]> {
+  const ix: Record<string, (obj: KubeObject) => string[]> = {};
+  if (res.namespaced) ix[NamespaceIndex] = namespaceIndexFunc;
+  if (res.group === '' && res.resource === 'pods') ix[NodeNameIndex] = nodeNameIndexFunc;
+  return ix;
 }
 
 /** client-go's rate-limited work queue. */

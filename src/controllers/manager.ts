@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import type { ResourceType } from '../api/resources.js';
 import type { Client, KubeObject } from '../client/client.js';
 import { createEventRecorder, createInformerFactory, realClock, WorkQueue, type InformerFactory } from '../client/index.js';
-import type { Clock, Controller, ControllerContext, EventRecorder, Informer } from './_context.js';
+import { standardIndexers, type Clock, type Controller, type ControllerContext, type EventRecorder, type Informer } from './_context.js';
 import { LeaderElector } from './_leader-election.js';
 import { controllerFactories, selectControllers, type ControllerOptions } from './registry.js';
 
@@ -97,7 +97,7 @@ export class ControllerManager {
     return {
       client,
       clock,
-      informer: <T extends KubeObject>(res: ResourceType): Informer<T> => factory.informerFor<T>(res),
+      informer: <T extends KubeObject>(res: ResourceType): Informer<T> => factory.informerFor<T>(res, { indexers: standardIndexers(res) }),
       newQueue: () => new WorkQueue<string>({ clock }),
       recorder: (component: string): EventRecorder => {
         const r = createEventRecorder(client, { component, clock });

@@ -6,6 +6,7 @@ import type { ResourceType } from '../../api/resources.js';
 import type { Client, KubeObject, WatchStream } from '../../client/client.js';
 import {
   objectKey,
+  standardIndexers,
   type Clock,
   type ControllerContext,
   type EventRecorder,
@@ -105,6 +106,11 @@ export class TestInformer<T extends KubeObject> implements Informer<T> {
   }
   get(key: string): T | undefined {
     return this.cache.get(key);
+  }
+  byIndex(indexName: string, value: string): T[] {
+    const f = standardIndexers(this.res)[indexName];
+    if (f === undefined) throw new Error(`no index ${indexName}`);
+    return [...this.cache.values()].filter((o) => f(o).includes(value));
   }
 }
 

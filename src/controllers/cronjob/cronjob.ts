@@ -9,7 +9,7 @@ import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { CronJob, CronJobStatus, Job } from 'kubernetes-types/batch/v1.js';
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
-import { errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
+import { NamespaceIndex, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
 import { controllerRef, newControllerRef } from '../_owner.js';
 import { formatTime, parseTime } from '../_pods.js';
 import { eventComponents, names } from '../names.js';
@@ -118,7 +118,7 @@ export class CronJobController implements Controller {
     const cj = structuredClone(cached);
     const ns = cj.metadata?.namespace ?? 'default';
     const now = this.ctx.clock.now();
-    const children = this.jobInformer.list().filter((j) => j.metadata?.namespace === ns && controllerRef(j.metadata)?.uid === cj.metadata?.uid);
+    const children = this.jobInformer.byIndex(NamespaceIndex, ns).filter((j) => controllerRef(j.metadata)?.uid === cj.metadata?.uid);
     const status: CronJobStatus = structuredClone(cj.status ?? {});
     let active = [...(status.active ?? [])];
     for (const j of children) {

@@ -8,7 +8,7 @@ import type { ControllerRevision, DaemonSet, DaemonSetStatus } from 'kubernetes-
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import {
+import { NamespaceIndex,
   asError,
   errorMessage,
   objectKey,
@@ -176,7 +176,7 @@ export class DaemonSetController implements Controller {
   /** `getNodesToDaemonPods`: claimed pods by target node (terminal pods being deleted are left out). */
   private async nodesToDaemonPods(ds: DaemonSet): Promise<Map<string, Pod[]>> {
     const pods = await claimObjects(
-      this.podInformer.list().filter((p) => nsOf(p) === nsOf(ds)),
+      this.podInformer.byIndex(NamespaceIndex, nsOf(ds)),
       {
         client: this.ctx.client,
         res: resources.pods,
@@ -202,7 +202,7 @@ export class DaemonSetController implements Controller {
   private async constructHistory(ds: DaemonSet): Promise<{ hash: string; old: ControllerRevision[] }> {
     const sel = selectorOf(ds);
     const histories = await claimObjects(
-      this.historyInformer.list().filter((h) => nsOf(h) === nsOf(ds)),
+      this.historyInformer.byIndex(NamespaceIndex, nsOf(ds)),
       {
         client: this.ctx.client,
         res: resources.controllerrevisions,

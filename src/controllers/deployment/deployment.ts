@@ -10,7 +10,7 @@ import type { Deployment, DeploymentStatus, ReplicaSet } from 'kubernetes-types/
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import {
+import { NamespaceIndex,
   errorMessage,
   objectKey,
   runWorkers,
@@ -163,7 +163,7 @@ export class DeploymentController implements Controller {
       return;
     }
     const rsList = await claimObjects(
-      this.rsInformer.list().filter((rs) => nsOf(rs) === ns),
+      this.rsInformer.byIndex(NamespaceIndex, ns),
       {
         client: this.ctx.client,
         res: resources.replicasets,
@@ -364,7 +364,7 @@ export class DeploymentController implements Controller {
   }
 
   private freshList(d: Deployment): ReplicaSet[] {
-    return this.rsInformer.list().filter((rs) => nsOf(rs) === nsOf(d) && controllerRef(rs.metadata)?.uid === d.metadata?.uid);
+    return this.rsInformer.byIndex(NamespaceIndex, nsOf(d)).filter((rs) => controllerRef(rs.metadata)?.uid === d.metadata?.uid);
   }
 
   private async syncDeploymentStatus(d: Deployment, _rsList: ReplicaSet[], newRS: ReplicaSet | undefined): Promise<void> {

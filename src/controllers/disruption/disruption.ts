@@ -11,7 +11,7 @@ import { isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
 import { controllerRef } from '../_owner.js';
 import { isPodReady, parseTime } from '../_pods.js';
-import { errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
+import { NamespaceIndex, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
 import { scaledValue } from '../deployment/_util.js';
 import { eventComponents, names } from '../names.js';
 import { matchingPdbs } from './eviction.js';
@@ -190,7 +190,7 @@ export class DisruptionController implements Controller {
   async sync(key: string): Promise<void> {
     const pdb = this.pdbInformer.get(key);
     if (pdb === undefined) return;
-    const pods = this.podInformer.list().filter((p) => matchingPdbs(p, [pdb]).length > 0);
+    const pods = this.podInformer.byIndex(NamespaceIndex, pdb.metadata?.namespace ?? '').filter((p) => matchingPdbs(p, [pdb]).length > 0);
     const now = this.ctx.clock.now();
     let status: PodDisruptionBudgetStatus;
     let recheckAt: number | undefined;

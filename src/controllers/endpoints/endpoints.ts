@@ -8,7 +8,7 @@ import type { EndpointAddress, EndpointPort, Endpoints, EndpointSubset, Pod, Ser
 import { isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
 import { formatTime } from '../_pods.js';
-import { objectKey, runWorkers, splitKey, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
+import { NamespaceIndex, objectKey, runWorkers, splitKey, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
 import { findPort, isHeadless, isPodReady, podHostname, podIPForService, selectedPods, shouldPodBeInEndpoints } from '../_endpoints.js';
 import { names } from '../names.js';
 
@@ -141,7 +141,7 @@ export class EndpointsController implements Controller {
       return;
     }
     if (svc.spec?.type === 'ExternalName' || svc.spec?.selector === undefined) return;
-    const subsets = computeSubsets(svc, this.podInformer.list());
+    const subsets = computeSubsets(svc, this.podInformer.byIndex(NamespaceIndex, namespace));
     const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}) };
     if (isHeadless(svc)) labels[IsHeadlessService] = '';
     else delete labels[IsHeadlessService];

@@ -10,7 +10,7 @@ import type { Node, Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
-import { objectKey, runWorkers, splitKey, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
+import { NamespaceIndex, objectKey, runWorkers, splitKey, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
 import { findPort, isHeadless, isPodReady, podHostname, podIPForService, selectedPods, shouldPodBeInEndpoints } from '../_endpoints.js';
 import { newControllerRef } from '../_owner.js';
 import { names } from '../names.js';
@@ -133,7 +133,7 @@ export class EndpointSliceController implements Controller {
   }
 
   private ownedSlices(namespace: string, name: string): EndpointSlice[] {
-    const byKey = new Map(this.sliceInformer.list().map((s) => [objectKey(s), s]));
+    const byKey = new Map(this.sliceInformer.byIndex(NamespaceIndex, namespace).map((s) => [objectKey(s), s]));
     for (const [k, v] of this.pending) {
       if (v === null) byKey.delete(k);
       else byKey.set(k, v);
@@ -155,7 +155,7 @@ export class EndpointSliceController implements Controller {
       return;
     }
     const nodes = new Map(this.nodeInformer.list().map((n) => [n.metadata?.name ?? '', n]));
-    let desired = desiredSlices(svc, this.podInformer.list(), nodes);
+    let desired = desiredSlices(svc, this.podInformer.byIndex(NamespaceIndex, namespace), nodes);
     if (desired.length === 0) desired = [{ ports: [], endpoints: [] }];
     const addressType = (svc.spec.ipFamilies?.[0] ?? 'IPv4') === 'IPv6' ? 'IPv6' : 'IPv4';
     const labels: Record<string, string> = { ...(svc.metadata?.labels ?? {}), [LabelServiceName]: name, [LabelManagedBy]: ControllerName };

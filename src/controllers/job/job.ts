@@ -11,7 +11,7 @@ import type { Job, JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js'
 import { isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import { asError, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
+import { NamespaceIndex, asError, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
 import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../_owner.js';
 import { activePodsLess, formatTime, isPodReady, parseTime, podFromTemplate, slowStartBatch, sortByLess } from '../_pods.js';
 import { eventComponents, names } from '../names.js';
@@ -195,7 +195,7 @@ export class JobController implements Controller {
     const ns = job.metadata?.namespace ?? 'default';
     const now = this.ctx.clock.now();
     const pods = await claimObjects(
-      this.podInformer.list().filter((p) => p.metadata?.namespace === ns),
+      this.podInformer.byIndex(NamespaceIndex, ns),
       {
         client: this.ctx.client,
         res: resources.pods,

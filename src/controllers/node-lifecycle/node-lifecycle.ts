@@ -10,7 +10,7 @@ import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { isConflict, isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
 import { formatTime, parseTime } from '../_pods.js';
-import {
+import { NodeNameIndex,
   objectKey,
   runWorkers,
   type Controller,
@@ -153,7 +153,7 @@ export class NodeLifecycleController implements Controller {
   }
 
   private podsOnNode(name: string): Pod[] {
-    return this.podInformer.list().filter((p) => p.spec?.nodeName === name);
+    return this.podInformer.byIndex(NodeNameIndex, name);
   }
 
   private podUpdated(old: Pod | undefined, pod: Pod): void {

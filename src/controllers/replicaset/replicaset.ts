@@ -9,7 +9,7 @@ import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernet
 import { isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, parseSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import {
+import { NamespaceIndex,
   asError,
   errorMessage,
   objectKey,
@@ -246,7 +246,7 @@ export class ReplicaSetController implements Controller {
     }
     const needsSync = this.expectations.satisfied(key);
     const selector = selectorOf(rs);
-    const nsPods = this.podInformer.list().filter((p) => p.metadata?.namespace === namespace);
+    const nsPods = this.podInformer.byIndex(NamespaceIndex, namespace);
     const active = filterActivePods(nsPods);
     const filtered = await claimObjects(active, {
       client: this.ctx.client,

@@ -11,7 +11,7 @@ import type { ControllerRevision, StatefulSet, StatefulSetStatus } from 'kuberne
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import { errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
+import { NamespaceIndex, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
 import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../_owner.js';
 import { isPodAvailable, isPodReady } from '../_pods.js';
 import { computeHash } from '../deployment/_util.js';
@@ -123,7 +123,7 @@ export class StatefulSetController implements Controller {
   private async revisions(set: StatefulSet): Promise<{ current: string; update: string }> {
     const ns = set.metadata?.namespace ?? 'default';
     const data = { spec: { template: { ...structuredClone(set.spec?.template ?? {}), $patch: 'replace' } } };
-    const owned = this.historyInformer.list().filter((h) => h.metadata?.namespace === ns && controllerRef(h.metadata)?.uid === set.metadata?.uid);
+    const owned = this.historyInformer.byIndex(NamespaceIndex, ns).filter((h) => controllerRef(h.metadata)?.uid === set.metadata?.uid);
     let rev = owned.find((h) => JSON.stringify(h.data) === JSON.stringify(data));
     if (rev === undefined) {
       const hash = computeHash(set.spec?.template, set.status?.collisionCount);
@@ -201,7 +201,7 @@ export class StatefulSetController implements Controller {
     if (set === undefined || set.metadata?.deletionTimestamp !== undefined) return;
     const ns = set.metadata?.namespace ?? 'default';
     const pods = await claimObjects(
-      this.podInformer.list().filter((p) => p.metadata?.namespace === ns),
+      this.podInformer.byIndex(NamespaceIndex, ns),
       {
         client: this.ctx.client,
         res: resources.pods,

@@ -9,7 +9,7 @@ import { isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
 import { formatTime } from '../_pods.js';
 import { toleratesTaint } from '../_scheduling.js';
-import { objectKey, splitKey, type Clock, type Controller, type ControllerContext, type EventRecorder, type Informer } from '../_context.js';
+import { NodeNameIndex, objectKey, splitKey, type Clock, type Controller, type ControllerContext, type EventRecorder, type Informer } from '../_context.js';
 import { eventComponents, names } from '../names.js';
 
 export const DisruptionTargetReason = 'DeletionByTaintManager';
@@ -187,7 +187,7 @@ export class TaintEvictionController implements Controller {
     const taints = noExecuteTaints(node.spec?.taints);
     if (taints.length === 0) this.taintedNodes.delete(nodeName);
     else this.taintedNodes.set(nodeName, taints);
-    const pods = this.podInformer.list().filter((p) => p.spec?.nodeName === nodeName);
+    const pods = this.podInformer.byIndex(NodeNameIndex, nodeName);
     if (pods.length === 0) return;
     if (taints.length === 0) {
       for (const p of pods) this.cancelWorkWithEvent(objectKey(p));
