@@ -18,6 +18,7 @@ import {
   jsonPatchApiError,
   maxJSONPatchOperations,
   PatchError,
+  strategicMergePatchApiError,
   tooManyOperations,
   updateManagedFields,
   type JsonObject,
@@ -83,7 +84,12 @@ export function patcher(openapi: OpenApi, now: () => number = Date.now): Patcher
           // Custom resources have no strategic merge metadata (kube-apiserver answers 415 for them).
           throw new ApiError(415, 'UnsupportedMediaType', 'the body of the request was in an unknown format - accepted media types include: application/json-patch+json, application/merge-patch+json, application/apply-patch+yaml', {});
         }
-        return applyStrategicMergePatch(live as JsonObject, body, schemaOf(openapi, def));
+        try {
+          return applyStrategicMergePatch(live as JsonObject, body, schemaOf(openapi, def));
+        } catch (e) {
+          if (e instanceof PatchError) throw strategicMergePatchApiError(e);
+          throw e;
+        }
       } catch (e) {
         if (e instanceof PatchError) throw jsonPatchApiError(e);
         throw e;

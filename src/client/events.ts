@@ -228,7 +228,9 @@ class Recorder implements EventRecorder {
 
   /** `<name>.<hex unix nanoseconds>`; kept strictly increasing since our clock only has milliseconds. */
   private eventName(name: string, nowMs: number): string {
-    let nanos = BigInt(Math.floor(nowMs)) * 1_000_000n;
+    // The sub-millisecond part is random: several recorders (scheduler, kubelet) write about the same
+    // object in the same millisecond, and their names must not collide.
+    let nanos = BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
     if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
     this.lastNanos = nanos;
     return `${name}.${nanos.toString(16)}`;

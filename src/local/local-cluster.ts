@@ -18,7 +18,7 @@ import { writeKubeconfig } from '../client/kubeconfig.js';
 import { expandCluster, type ClusterSpec, type NodeSpec } from '../cluster/index.js';
 import { ControllerManager } from '../controllers/manager.js';
 import { Scheduler } from '../scheduler/scheduler.js';
-import { NodeHost, kubeSystemAddons } from '../node/index.js';
+import { NodeHost, NodePortProxy, kubeSystemAddons } from '../node/index.js';
 import type { ResourceType } from '../api/resources.js';
 
 export interface LocalClusterOptions {
@@ -37,6 +37,8 @@ export interface LocalClusterOptions {
   nodeStartupGracePeriodMs?: number;
   leaseRenewIntervalMs?: number;
   nodeStatusUpdateFrequencyMs?: number;
+  /** Simulated registry bandwidth per node, bytes/s (default: the node agent's 200 MB/s). Tests raise it. */
+  pullBandwidthBytesPerSecond?: number;
   /** Called as nodes register: (registered, total). */
   onProgress?: (registered: number, total: number) => void;
   log?: (message: string) => void;
@@ -62,6 +64,7 @@ export class LocalCluster {
   private scheduler: Scheduler | undefined;
   private controllers: ControllerManager | undefined;
   private nodeHost: NodeHost | undefined;
+  private proxy: NodePortProxy | undefined;
   readonly nodes: NodeSpec[];
 
   constructor(private readonly o: LocalClusterOptions) {
@@ -97,7 +100,7 @@ export class LocalCluster {
       tls: { caPem: pki.ca.certPem, certPem: pki.apiserver.certPem, keyPem: pki.apiserver.keyPem },
       port: this.o.port,
       host: this.o.host ?? '127.0.0.1',
-      logs: { logs: async (ns, pod, container, opts) => this.nodeHost?.podLogs(ns, pod, container, opts.previous === true)?.join('\n').concat('\n') },
+      logs: { logs: async (ns, pod, container, opts) => this.nodeHost?.logs(ns, pod, container, opts) },
     }));
     await server.start();
     writeKubeconfig(this.kubeconfigPath, {
@@ -123,11 +126,17 @@ export class LocalCluster {
     if (this.o.addons !== false) await this.installAddons(this.adminClient());
     this.nodeHost = new NodeHost({
       client: new InProcessClient(server, { user: nodeHostUser() }),
-      nodes: this.nodes,
+      nodes:
+        this.o.pullBandwidthBytesPerSecond === undefined
+          ? this.nodes
+          : this.nodes.map((n) => ({ ...n, pullBandwidthBytesPerSecond: this.o.pullBandwidthBytesPerSecond })),
       ...(this.o.leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs: this.o.leaseRenewIntervalMs } : {}),
       ...(this.o.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: this.o.nodeStatusUpdateFrequencyMs } : {}),
+      ...(this.o.onProgress !== undefined ? { onRegistered: this.o.onProgress } : {}),
     });
     await this.nodeHost.start();
+    this.proxy = new NodePortProxy({ client: client('system:kube-proxy', []), nodes: this.nodeHost });
+    await this.proxy.start();
   }
 
   /** Creates each add-on object unless it exists (a resumed cluster keeps the user's changes). */
@@ -145,7 +154,9 @@ export class LocalCluster {
 
   /** Stops every component, in reverse order, then the server and the store. Idempotent. */
   async stop(): Promise<void> {
-    this.nodeHost?.stop();
+    await this.proxy?.stop();
+    this.proxy = undefined;
+    await this.nodeHost?.shutdown();
     this.nodeHost = undefined;
     await this.scheduler?.stop();
     this.scheduler = undefined;

@@ -166,4 +166,19 @@ describe('kubectl against kubemix', () => {
     const nsnf = await c.kubectlResult(['get', 'pods', '-n', 'nosuchns']);
     assert.equal(nsnf.stdout + nsnf.stderr, 'No resources found in nosuchns namespace.\n');
   });
+
+  test('create, run and expose send protobuf bodies that the server decodes', async () => {
+    assert.equal(await c.kubectl(['create', 'deployment', 'made', '--image=nginx', '--replicas=1']), 'deployment.apps/made created\n');
+    assert.equal(await c.kubectl(['create', 'configmap', 'made', '--from-literal=a=b']), 'configmap/made created\n');
+    assert.equal(await c.kubectl(['create', 'secret', 'generic', 'made', '--from-literal=k=v']), 'secret/made created\n');
+    assert.equal(await c.kubectl(['get', 'secret', 'made', '-o', 'jsonpath={.data.k}']), Buffer.from('v').toString('base64'));
+    assert.equal(await c.kubectl(['expose', 'deployment', 'made', '--port=80']), 'service/made exposed\n');
+    assert.equal(await c.kubectl(['run', 'solo', '--image=busybox']), 'pod/solo created\n');
+    assert.equal(await c.kubectl(['create', 'namespace', 'team-a']), 'namespace/team-a created\n');
+  });
+
+  test('auth can-i answers yes for the admin', async () => {
+    assert.equal(await c.kubectl(['auth', 'can-i', 'create', 'pods']), 'yes\n');
+    assert.equal(await c.kubectl(['auth', 'can-i', '*', '*', '--all-namespaces']), 'yes\n');
+  });
 });

@@ -168,4 +168,25 @@ describe('scenarios on the default topology', () => {
     assert.match(out, /node\/control-plane untainted/);
     await c.kubectl(['taint', 'nodes', 'control-plane', 'node-role.kubernetes.io/control-plane:NoSchedule']);
   });
+
+  test('6. the drain lab: pods are evicted and come back on Linux nodes only; uncordon restores', async () => {
+    await c.kubectl(['create', 'deployment', 'lab', '--image=nginx', '--replicas=6']);
+    await c.kubectl(['rollout', 'status', 'deployment/lab', '--timeout=60s']);
+    const out = await c.kubectl(['drain', 'linux-amd64-1', '--ignore-daemonsets']);
+    assert.match(out, /node\/linux-amd64-1 cordoned/);
+    assert.match(out, /node\/linux-amd64-1 drained/);
+    assert.match(await c.kubectl(['get', 'node', 'linux-amd64-1']), /linux-amd64-1\s+Ready,SchedulingDisabled\s+/);
+    await c.kubectl(['rollout', 'status', 'deployment/lab', '--timeout=60s']);
+    const placed = await pods('app=lab');
+    assert.equal(placed.length, 6);
+    for (const p of placed) {
+      assert.notEqual(p.spec.nodeName, 'linux-amd64-1');
+      assert.match(p.spec.nodeName ?? '', /^(linux-amd64-2|linux-arm64-1)$/);
+    }
+    const ds = await c.kubectl(['get', 'pods', '-n', 'kube-system', '--field-selector', 'spec.nodeName=linux-amd64-1', '-o', 'name']);
+    assert.match(ds, /kube-proxy-/);
+    assert.equal(await c.kubectl(['uncordon', 'linux-amd64-1']), 'node/linux-amd64-1 uncordoned\n');
+    assert.match(await c.kubectl(['get', 'node', 'linux-amd64-1']), /linux-amd64-1\s+Ready\s+<none>/);
+    await c.kubectl(['delete', 'deployment', 'lab']);
+  });
 });

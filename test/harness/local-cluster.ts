@@ -31,7 +31,8 @@ export async function startTestCluster(
 ): Promise<TestCluster> {
   const dataDir = await mkdtemp(join(tmpdir(), 'kubemix-e2e-'));
   const { spec, ...rest } = opts;
-  const cluster = new LocalCluster({ spec: spec ?? defaultCluster(), dataDir, port: 0, ...rest });
+  // Pulls at 5 GB/s: the same outcomes as the default bandwidth, without waiting for multi-GB Windows images.
+  const cluster = new LocalCluster({ spec: spec ?? defaultCluster(), dataDir, port: 0, pullBandwidthBytesPerSecond: 5e9, ...rest });
   await cluster.start();
   const kubeconfig = cluster.kubeconfigPath;
   const kubectlResult = (args: string[], input?: string): Promise<RunResult> =>
