@@ -3,6 +3,8 @@
  * mixed OS/architecture, 1,000 pods already placed, then 10,000 measured pods through the scheduling
  * algorithm and the cache with assume (no API server, no kubelets). Reports bound pods per second.
  */
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { Cache } from './cache/cache.js';
 import { defaultProfile } from './framework/profile.js';
@@ -176,4 +178,4 @@ export function main(): void {
   }
 }
 
-if (process.argv[1] !== undefined && import.meta.url === new URL(`file://${process.argv[1]}`).href) main();
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) main();
