@@ -441,10 +441,4 @@ export class FakeClient implements Client {
     }
     return body as R;
   }
-
-  /** Closes every open watch (test teardown). */
-  closeAll(): void {
-    for (const w of [...this.watchers]) w.push({ type: 'ERROR', object: {} });
-    this.watchers.clear();
-  }
 }

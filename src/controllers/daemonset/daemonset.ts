@@ -25,6 +25,7 @@ import { isPodAvailable, isPodReady, podFromTemplate } from '../_pods.js';
 import { targetNodeName } from '../_scheduling.js';
 import { computeHash, scaledValue } from '../deployment/_util.js';
 import { eventComponents, names } from '../names.js';
+import { omitZeros } from '../_status.js';
 import {
   ControllerRevisionHashLabelKey,
   createPodTemplate,
@@ -548,9 +549,10 @@ export class DaemonSetController implements Controller {
       numberUnavailable: desired - available,
     };
     if (updateObservedGen) status.observedGeneration = ds.metadata?.generation ?? 0;
-    if (JSON.stringify(status) !== JSON.stringify(ds.status ?? {})) {
+    const compact = omitZeros(status, ['updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'observedGeneration']);
+    if (JSON.stringify(compact) !== JSON.stringify(ds.status ?? {})) {
       try {
-        await this.ctx.client.update(resources.daemonsets, { ...ds, status }, { subresource: 'status', namespace: nsOf(ds) });
+        await this.ctx.client.update(resources.daemonsets, { ...ds, status: compact }, { subresource: 'status', namespace: nsOf(ds) });
       } catch (e) {
         if (!isNotFound(e)) throw e;
       }

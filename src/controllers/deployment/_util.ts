@@ -7,6 +7,7 @@
 import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import { parseTime, formatTime } from '../_pods.js';
+import { omitZeros } from '../_status.js';
 
 export const RevisionAnnotation = 'deployment.kubernetes.io/revision';
 export const RevisionHistoryAnnotation = 'deployment.kubernetes.io/revision-history';
@@ -511,6 +512,8 @@ export function calculateStatus(allRSs: readonly (ReplicaSet | undefined)[], new
   };
   if (d.status?.collisionCount !== undefined) status.collisionCount = d.status.collisionCount;
   if (d.status?.conditions !== undefined) status.conditions = d.status.conditions.map((c) => ({ ...c }));
+  const compact = omitZeros(status, ['observedGeneration', 'replicas', 'updatedReplicas', 'readyReplicas', 'availableReplicas', 'unavailableReplicas']);
+  for (const k of Object.keys(status) as (keyof DeploymentStatus)[]) if (!(k in compact)) delete status[k];
   if (available >= replicasOf(d) - maxUnavailable(d)) {
     setCondition(status, newCondition('Available', 'True', reasons.MinimumReplicasAvailable, 'Deployment has minimum availability.', now));
   } else {

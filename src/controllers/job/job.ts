@@ -15,6 +15,7 @@ import { NamespaceIndex, asError, errorMessage, objectKey, runWorkers, type Cont
 import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../_owner.js';
 import { activePodsLess, formatTime, isPodReady, parseTime, podFromTemplate, slowStartBatch, sortByLess } from '../_pods.js';
 import { eventComponents, names } from '../names.js';
+import { omitZeros } from '../_status.js';
 
 export const JobTrackingFinalizer = 'batch.kubernetes.io/job-tracking';
 export const JobCompletionIndexAnnotation = 'batch.kubernetes.io/job-completion-index';
@@ -303,8 +304,7 @@ export class JobController implements Controller {
     status.active = active.length;
     status.ready = active.filter(isPodReady).length;
     status.terminating = terminating.length;
-    if (status.active === 0) delete (status as { active?: number }).active;
-    await this.writeStatus(job, status);
+    await this.writeStatus(job, omitZeros(status, ['active', 'succeeded', 'failed']));
   }
 
   /** `manageJob`: creates or deletes pods toward the wanted number of active pods. */

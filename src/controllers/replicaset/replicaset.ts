@@ -33,6 +33,7 @@ import {
   slowStartBatch,
 } from '../_pods.js';
 import { eventComponents, names } from '../names.js';
+import { omitZeros } from '../_status.js';
 
 /** `burstReplicas`: at most this many creations or deletions per sync. */
 export const burstReplicas = 500;
@@ -238,7 +239,7 @@ export class ReplicaSetController implements Controller {
 
   /** `syncReplicaSet`. */
   async sync(key: string): Promise<void> {
-    const { namespace, name } = splitKey(key);
+    const { namespace } = splitKey(key);
     const rs = this.rsInformer.get(key);
     if (rs === undefined) {
       this.expectations.delete(key);
@@ -266,8 +267,10 @@ export class ReplicaSetController implements Controller {
       }
     }
     const now = this.ctx.clock.now();
-    const status = calculateReplicaSetStatus(rs, filtered, manageErr, now);
-    status.observedGeneration = rs.metadata?.generation ?? 0;
+    const status = omitZeros(
+      { ...calculateReplicaSetStatus(rs, filtered, manageErr, now), observedGeneration: rs.metadata?.generation ?? 0 },
+      ['fullyLabeledReplicas', 'readyReplicas', 'availableReplicas', 'observedGeneration'],
+    );
     let updated = rs;
     if (!statusEqual(rs.status, status)) {
       try {
@@ -286,7 +289,6 @@ export class ReplicaSetController implements Controller {
     ) {
       this.queue.addAfter(key, minReady * 1000);
     }
-    void name;
     if (manageErr !== undefined) throw asError(manageErr);
   }
 

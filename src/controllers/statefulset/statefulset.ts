@@ -16,6 +16,7 @@ import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../
 import { isPodAvailable, isPodReady } from '../_pods.js';
 import { computeHash } from '../deployment/_util.js';
 import { eventComponents, names } from '../names.js';
+import { omitZeros } from '../_status.js';
 
 export const StatefulSetPodNameLabel = 'statefulset.kubernetes.io/pod-name';
 export const PodIndexLabel = 'apps.kubernetes.io/pod-index';
@@ -302,9 +303,10 @@ export class StatefulSetController implements Controller {
       status.currentRevision = update;
       status.currentReplicas = status.updatedReplicas ?? 0;
     }
-    if (JSON.stringify(status) === JSON.stringify(set.status ?? {})) return;
+    const compact = omitZeros(status, ['readyReplicas', 'currentReplicas', 'updatedReplicas', 'observedGeneration']);
+    if (JSON.stringify(compact) === JSON.stringify(set.status ?? {})) return;
     try {
-      await this.ctx.client.update(resources.statefulsets, { ...set, status }, { subresource: 'status', namespace: set.metadata?.namespace ?? 'default' });
+      await this.ctx.client.update(resources.statefulsets, { ...set, status: compact }, { subresource: 'status', namespace: set.metadata?.namespace ?? 'default' });
     } catch (e) {
       if (!isNotFound(e)) throw e;
     }
