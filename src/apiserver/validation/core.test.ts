@@ -86,3 +86,10 @@ test('Lease and PodDisruptionBudget basics', () => {
     'spec.minAvailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0, StrVal:"150%"}: must not be greater than 100%',
   ]);
 });
+
+test('custom resources and CRDs keep their cleanup finalizers', () => {
+  const crd = { metadata: { name: 'widgets.example.com', finalizers: ['customresourcecleanup.apiextensions.k8s.io'] } };
+  assert.deepEqual(validate({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' }, crd, undefined, { namespaced: false }), []);
+  assert.deepEqual(validate({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' }, crd, crd, { namespaced: false }), []);
+  assert.equal(validate({ group: '', kind: 'ConfigMap' }, { metadata: { name: 'c', namespace: 'd', finalizers: ['cleanup'] } }).length, 1);
+});

@@ -79,8 +79,11 @@ export function validate<T extends KubeObject>(kind: GroupKind, obj: T, oldObj?:
       const namespaced = kind.kind === 'Role' || kind.kind === 'RoleBinding';
       return oldObj === undefined ? core.validatePathSegmentNamed(obj, namespaced) : validateObjectMetaUpdate(obj.metadata, oldObj.metadata);
     }
-    if (oldObj === undefined) return validateObjectMeta(obj.metadata, { namespaced: opts.namespaced ?? (obj.metadata?.namespace ?? '') !== '', nameFn: nameIsDNSSubdomain });
-    return validateObjectMetaUpdate(obj.metadata, oldObj.metadata);
+    // Kinds outside the table (custom resources, CRDs, ...) get apimachinery's generic metadata rules.
+    if (oldObj === undefined) {
+      return validateObjectMeta(obj.metadata, { namespaced: opts.namespaced ?? (obj.metadata?.namespace ?? '') !== '', nameFn: nameIsDNSSubdomain, kubeFinalizers: false });
+    }
+    return validateObjectMetaUpdate(obj.metadata, oldObj.metadata, undefined, { kubeFinalizers: false });
   }
   if (oldObj === undefined) return v.create(obj as never);
   if (opts.subresource === 'status') {

@@ -46,3 +46,15 @@ test('metadata update: name, namespace, uid are immutable', () => {
     'metadata.uid: Invalid value: "u2": field is immutable',
   ]);
 });
+
+test('finalizers: built-in kinds need standard or domain-qualified names; custom kinds need qualified names only', () => {
+  const meta = { name: 'n', namespace: 'd', finalizers: ['kubernetes', 'example.com/cleanup', 'my-finalizer', 'customresourcecleanup.apiextensions.k8s.io'] };
+  assert.deepEqual(validateObjectMeta(meta, { namespaced: true, nameFn: nameIsDNSSubdomain }).map(fieldErrorString), [
+    'metadata.finalizers[2]: Invalid value: "my-finalizer": name is neither a standard finalizer name nor is it fully qualified',
+    'metadata.finalizers[3]: Invalid value: "customresourcecleanup.apiextensions.k8s.io": name is neither a standard finalizer name nor is it fully qualified',
+  ]);
+  assert.deepEqual(validateObjectMeta(meta, { namespaced: true, nameFn: nameIsDNSSubdomain, kubeFinalizers: false }), []);
+  assert.deepEqual(validateObjectMeta({ name: 'n', finalizers: ['orphan', 'foregroundDeletion'] }, { namespaced: false, nameFn: nameIsDNSSubdomain }).map(fieldErrorString), [
+    'metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set',
+  ]);
+});

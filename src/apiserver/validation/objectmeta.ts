@@ -79,20 +79,33 @@ export function validateLabelSelector(sel: LabelSelector | undefined, path: Path
   return errs;
 }
 
-/** `ValidateFinalizers` (apimachinery). */
+/** apimachinery's `ValidateFinalizers`: qualified names; `orphan` and `foregroundDeletion` exclude each other. */
 export function validateFinalizers(finalizers: readonly string[] | undefined, path: Path): FieldError[] {
   const errs: FieldError[] = [];
   const list = finalizers ?? [];
   list.forEach((f, i) => {
-    const p = path.index(i);
-    // metadata.finalizers only need to be qualified names; since 1.29 a name without a domain is a
-    // warning ("prefer a domain-qualified finalizer name"), not an error. The stricter "standard or fully
-    // qualified" rule is core's, for Namespace spec.finalizers (core.ts).
-    for (const m of isQualifiedName(f)) errs.push(fieldErrors.invalid(p, f, m));
+    for (const m of isQualifiedName(f)) errs.push(fieldErrors.invalid(path.index(i), f, m));
   });
   if (list.includes('orphan') && list.includes('foregroundDeletion')) {
     errs.push(fieldErrors.invalid(path, new GoValue(`[]string{${list.map((f) => JSON.stringify(f)).join(', ')}}`), 'finalizer orphan and foregroundDeletion cannot be both set'));
   }
+  return errs;
+}
+
+const standardFinalizers = new Set(['kubernetes', 'orphan', 'foregroundDeletion']);
+
+/**
+ * Core's `validateKubeFinalizerName`, which `pkg/apis/core/validation.ValidateObjectMeta(Update)` adds for
+ * the built-in kinds after the generic checks: a finalizer without a `/` must be `kubernetes`, `orphan` or
+ * `foregroundDeletion`. Custom resources and CRDs (apiextensions validates with apimachinery's generic
+ * ObjectMeta rules) skip it and only get a warning upstream, so e.g. `customresourcecleanup.apiextensions.k8s.io`
+ * stays valid there.
+ */
+export function validateKubeFinalizerNames(finalizers: readonly string[] | undefined, path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  (finalizers ?? []).forEach((f, i) => {
+    if (!f.includes('/') && !standardFinalizers.has(f)) errs.push(fieldErrors.invalid(path.index(i), f, 'name is neither a standard finalizer name nor is it fully qualified'));
+  });
   return errs;
 }
 
@@ -119,6 +132,8 @@ export interface ObjectMetaOptions {
   namespaced: boolean;
   /** The kind's name rule (`NameIsDNSSubdomain` for most). */
   nameFn: NameValidator;
+  /** Apply core's standard-finalizer rule (built-in kinds: true, the default; custom resources and CRDs: false). */
+  kubeFinalizers?: boolean;
 }
 
 /** `ValidateObjectMeta`. */
@@ -144,6 +159,7 @@ export function validateObjectMeta(meta: ObjectMeta | undefined, opts: ObjectMet
   errs.push(...validateAnnotations(m.annotations, path.child('annotations')));
   errs.push(...validateOwnerReferences(m.ownerReferences, path.child('ownerReferences')));
   errs.push(...validateFinalizers(m.finalizers, path.child('finalizers')));
+  if (opts.kubeFinalizers !== false) errs.push(...validateKubeFinalizerNames(m.finalizers, path.child('finalizers')));
   return errs;
 }
 
@@ -151,7 +167,12 @@ export function validateObjectMeta(meta: ObjectMeta | undefined, opts: ObjectMet
  * `ValidateObjectMetaUpdate`. The registry fills an empty `resourceVersion` from the stored object before
  * validating (unconditional update), so the `must be specified for an update` rule is not repeated here.
  */
-export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMeta: ObjectMeta | undefined, path: Path = Path.root('metadata')): FieldError[] {
+export function validateObjectMetaUpdate(
+  newMeta: ObjectMeta | undefined,
+  oldMeta: ObjectMeta | undefined,
+  path: Path = Path.root('metadata'),
+  opts: { kubeFinalizers?: boolean } = {},
+): FieldError[] {
   const n = newMeta ?? {};
   const o = oldMeta ?? {};
   const errs: FieldError[] = [];
@@ -172,6 +193,7 @@ export function validateObjectMetaUpdate(newMeta: ObjectMeta | undefined, oldMet
   errs.push(...validateAnnotations(n.annotations, path.child('annotations')));
   errs.push(...validateOwnerReferences(n.ownerReferences, path.child('ownerReferences')));
   errs.push(...validateFinalizers(n.finalizers, path.child('finalizers')));
+  if (opts.kubeFinalizers !== false) errs.push(...validateKubeFinalizerNames(n.finalizers, path.child('finalizers')));
   return errs;
 }
 
