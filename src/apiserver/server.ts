@@ -9,7 +9,8 @@ import type { Backend } from '../storage/backend.js';
 import { isAlreadyExists } from '../api/errors.js';
 import { ResourceTable, type ResourceDef } from './discovery/resource-defs.js';
 import { CacheDispatcher } from './storage/watch-cache.js';
-import { Store, type RequestContext } from './registry/store.js';
+import type { Store, RequestContext } from './registry/store.js';
+import { ConvertingStore } from './registry/converting-store.js';
 import { noPolicy, type ManagedFieldsUpdater, type ObjectPolicy, type StorageHooks, type UserInfo } from './registry/policy.js';
 import { Authenticator, StaticTokenAuthenticator, type TokenAuthenticator } from './auth/authn.js';
 import { AuthorizerChain, mastersAuthorizer, type Authorizer } from './auth/authz.js';
@@ -71,14 +72,14 @@ export class ApiServer {
 
   constructor(private readonly opts: ApiServerOptions) {
     this.dispatcher = new CacheDispatcher(opts.backend);
-    this.store = new Store({
+    this.store = new ConvertingStore({
       backend: opts.backend,
       dispatcher: this.dispatcher,
       policy: opts.policy ?? noPolicy,
       ...(opts.managedFields !== undefined ? { managedFields: opts.managedFields } : {}),
       ...(opts.hooks !== undefined ? { hooks: opts.hooks } : {}),
       ...(opts.now !== undefined ? { now: opts.now } : {}),
-    });
+    }, this.table);
     this.authorizer = new AuthorizerChain([mastersAuthorizer, ...(opts.authorizers ?? [])]);
     this.authenticator = new Authenticator([
       ...(opts.staticTokens !== undefined ? [new StaticTokenAuthenticator(opts.staticTokens)] : []),

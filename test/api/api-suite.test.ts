@@ -343,3 +343,39 @@ for (const [kind] of matrix) {
     });
   });
 }
+
+describe('events.k8s.io/v1 and core/v1 Events share one storage', () => {
+  let srv: TestApiServer;
+  before(async () => {
+    srv = await startTestApiServer();
+  });
+  after(async () => {
+    await srv.stop();
+  });
+
+  test('an Event created through events.k8s.io/v1 reads back through v1 with the old field names', async () => {
+    const c = srv.http();
+    await c.create<Obj>(resources.eventsV1, {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'e1', namespace: 'default' },
+      eventTime: '2026-01-01T00:00:00.000000Z',
+      reportingController: 'example.com/ctl',
+      reportingInstance: 'ctl-1',
+      action: 'Binding',
+      reason: 'Scheduled',
+      note: 'assigned somewhere',
+      type: 'Normal',
+      regarding: { kind: 'Pod', namespace: 'default', name: 'p1' },
+    });
+    const core = await c.get<Obj>(resources.events, 'e1', { namespace: 'default' });
+    assert.equal(core.apiVersion, 'v1');
+    assert.equal(core['message'], 'assigned somewhere');
+    assert.equal(core['reportingComponent'], 'example.com/ctl');
+    assert.deepEqual(core['involvedObject'], { kind: 'Pod', namespace: 'default', name: 'p1' });
+    const listed = await c.list<Obj>(resources.eventsV1, { namespace: 'default', fieldSelector: 'regarding.name=p1' });
+    assert.deepEqual(listed.items.map((e) => [e.apiVersion, e['note']]), [['events.k8s.io/v1', 'assigned somewhere']]);
+    const byCore = await c.list<Obj>(resources.events, { namespace: 'default', fieldSelector: 'involvedObject.name=p1' });
+    assert.equal(byCore.items.length, 1);
+  });
+});
