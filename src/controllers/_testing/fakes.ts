@@ -217,6 +217,8 @@ export class TestContext implements ControllerContext {
     if (inf === undefined) {
       inf = new TestInformer<KubeObject>(this.client, res);
       this.informers.set(k, inf);
+      // Like the shared informer factory: informers handed out after start() start at once.
+      if (this.started) inf.start();
     }
     return inf as unknown as Informer<T>;
   }
@@ -228,7 +230,13 @@ export class TestContext implements ControllerContext {
   recorder(component: string): EventRecorder {
     return new TestRecorder(this.events, component);
   }
+  private started = false;
+  /** Informers handed out so far. */
+  informerCount(): number {
+    return this.informers.size;
+  }
   startInformers(): void {
+    this.started = true;
     for (const i of this.informers.values()) i.start();
   }
   async waitForSync(): Promise<void> {

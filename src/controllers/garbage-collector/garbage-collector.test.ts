@@ -16,6 +16,9 @@ async function setup(t: { after(fn: () => void): void }): Promise<{ client: Fake
   const gc = create(ctx);
   gc.start();
   ctx.startInformers();
+  // The collector creates its informers once it has probed which resources are served.
+  await waitFor(() => ctx.informerCount() > 10);
+  await ctx.settle();
   await ctx.waitForSync();
   t.after(() => {
     gc.stop();

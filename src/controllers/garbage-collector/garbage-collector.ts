@@ -9,7 +9,7 @@
  * This is what `kubectl delete --cascade=background|foreground|orphan` and Helm rely on.
  */
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
-import { isConflict, isNotFound } from '../../api/errors.js';
+import { isApiError, isConflict, isNotFound } from '../../api/errors.js';
 import { resources, type ResourceType } from '../../api/resources.js';
 import type { KubeObject } from '../../client/client.js';
 import { runWorkers, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
@@ -59,8 +59,29 @@ export class GarbageCollector implements Controller {
   }
 
   start(): void {
-    for (const res of Object.values(resources)) {
-      if (ignored.has(res.resource)) continue;
+    void this.startGraph();
+  }
+
+  /**
+   * Builds the graph over every resource the server actually serves: a resource that answers 404 to a list
+   * (not served here) gets no informer, so it cannot keep the collector from syncing (upstream asks discovery).
+   */
+  private async startGraph(): Promise<void> {
+    const served = await Promise.all(
+      Object.values(resources)
+        .filter((res) => !ignored.has(res.resource))
+        .map(async (res) => {
+          try {
+            await this.ctx.client.list(res, { limit: 1 });
+            return res;
+          } catch (e) {
+            return isApiError(e) && (e.code === 404 || e.code === 405) ? undefined : res;
+          }
+        }),
+    );
+    if (this.stopped) return;
+    for (const res of served) {
+      if (res === undefined) continue;
       const inf = this.ctx.informer<KubeObject>(res);
       this.informers.push(inf);
       inf.addHandlers({
