@@ -59,10 +59,14 @@ void describe('event recorder', () => {
     assert.equal(call.verb, 'create');
     assert.equal(call.res, resources.events);
     assert.deepEqual(call.opts, { namespace: 'my-ns' });
+    // The name is `<object>.<hex nanoseconds>`: the clock's millisecond plus a random sub-millisecond part.
+    const name = (call.body as Event).metadata.name ?? '';
+    const nanos = BigInt(`0x${name.slice('my-pod.'.length)}`);
+    assert.ok(name.startsWith('my-pod.') && nanos >= BigInt(start) * 1_000_000n && nanos < (BigInt(start) + 1n) * 1_000_000n, name);
     assert.deepEqual(call.body, {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: `my-pod.${(BigInt(start) * 1_000_000n).toString(16)}`, namespace: 'my-ns' },
+      metadata: { name, namespace: 'my-ns' },
       involvedObject: { kind: 'Pod', namespace: 'my-ns', name: 'my-pod', uid: 'uid-1', apiVersion: 'v1', resourceVersion: '42' },
       reason: 'FailedScheduling',
       message: '0/3 nodes are available.',
