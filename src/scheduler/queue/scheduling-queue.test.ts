@@ -173,3 +173,23 @@ void test('nominated pods are tracked per node', () => {
   q.deleteNominatedPodIfExists(qpi.podInfo.pod);
   assert.equal(q.nominatedPodsForNode('n2').length, 0);
 });
+
+void test('events kept for in-flight pods are pruned once no in-flight pod needs them', () => {
+  const { q } = newQueue();
+  const pods = Array.from({ length: 3 }, (_, i) => makePod(`p${i}`).obj());
+  for (const p of pods) q.add(p);
+  let a = q.popNow();
+  assert.ok(a);
+  for (let round = 0; round < 600; round++) {
+    q.moveAllToActiveOrBackoffQueue({ resource: 'Node', actionType: ActionType.Add, label: 'NodeAdd' }, undefined, makeNode(`n${round}`).obj());
+    if (round % 100 === 99) {
+      // Keep one pod in flight at all times, as overlapping bindings do.
+      q.add(makePod(`extra${round}`).obj());
+      const b = q.popNow();
+      assert.ok(b);
+      q.done(a.podInfo.uid);
+      a = b;
+    }
+  }
+  assert.ok(q.inFlightEventCount() < 256, String(q.inFlightEventCount()));
+});
