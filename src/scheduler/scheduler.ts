@@ -16,7 +16,7 @@ import { createEventRecorder, type EventRecorder } from '../client/events.js';
 import { createInformer, type Informer } from '../client/informer.js';
 import { Cache } from './cache/cache.js';
 import type { FitError } from './framework/fit-error.js';
-import { ActionType, type ApiActions, type ClusterEvent, type NominatingInfo, type SpreadingSelectorSource } from './framework/interfaces.js';
+import { ActionType, type ApiActions, type NominatingInfo, type SpreadingSelectorSource } from './framework/interfaces.js';
 import { defaultProfile, defaultSchedulerName, type Profile } from './framework/profile.js';
 import type { Registry } from './framework/registry.js';
 import { Framework, type NamespaceLister } from './framework/runtime.js';
@@ -437,10 +437,5 @@ export class Scheduler {
         }
       },
     };
-  }
-
-  /** For tests: the event that moved pods (exposed so callers can inject cluster events). */
-  moveAll(event: ClusterEvent, oldObj: unknown, newObj: unknown): void {
-    this.queue.moveAllToActiveOrBackoffQueue(event, oldObj, newObj);
   }
 }

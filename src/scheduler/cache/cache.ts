@@ -56,7 +56,8 @@ export class Cache {
     this.updateNode(undefined, node);
   }
 
-  updateNode(oldNode: Node | undefined, newNode: Node): void {
+  /** The old object is not needed: the cache compares with the node it holds. */
+  updateNode(_oldNode: Node | undefined, newNode: Node): void {
     const name = newNode.metadata?.name ?? '';
     const ni = this.nodeInfoFor(name);
     const prev = ni.node;
@@ -67,7 +68,6 @@ export class Cache {
       this.removeNodeImageStates(prev);
       if (this.nodeTree.updateNode(prev, newNode)) this.treeChanged = true;
     }
-    void oldNode;
     this.addNodeImageStates(newNode, ni);
     ni.setNode(newNode);
     this.touch(name, ni);
