@@ -134,3 +134,21 @@ export function errorMessage(e: unknown): string {
 export function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(errorMessage(e));
 }
+
+function canonical(v: unknown): string {
+  if (v === null || typeof v !== 'object') return JSON.stringify(v) ?? 'undefined';
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  const entries = Object.entries(v as Record<string, unknown>)
+    .filter(([, x]) => x !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonical(x)}`).join(',')}}`;
+}
+
+/**
+ * Deep equality that ignores key order and undefined members (apimachinery's `Semantic.DeepEqual` for
+ * JSON data): what the server echoes back may order keys differently from what a controller computed, and a
+ * key-order difference must not cause a write (each write would trigger another sync).
+ */
+export function semanticEqual(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}

@@ -17,9 +17,11 @@ import { InProcessClient } from '../apiserver/in-process-client.js';
 import { openBackend } from '../storage/index.js';
 import { createControllerManager } from './manager.js';
 import { names } from './names.js';
+import type { Client } from '../client/client.js';
 
 interface Env {
   client: InProcessClient;
+  writes: { n: number };
 }
 
 async function startEnv(t: { after(fn: () => Promise<void>): void }, controllers: string[]): Promise<Env> {
@@ -29,7 +31,20 @@ async function startEnv(t: { after(fn: () => Promise<void>): void }, controllers
   const server = createApiServer({ backend, tls: { caPem: pki.ca.certPem, certPem: pki.apiserver.certPem, keyPem: pki.apiserver.keyPem }, port: 0, host: '127.0.0.1' });
   await server.start();
   const client = new InProcessClient(server, { user: { username: 'system:kube-controller-manager', groups: ['system:masters', 'system:authenticated'] } });
-  const manager = createControllerManager({ client, leaderElect: false, rootCAPem: pki.ca.certPem, controllers });
+  const writes = { n: 0 };
+  // Count the controllers' writes: a steady cluster must not keep writing (a sync loop would).
+  const counting: Client = {
+    get: (r, n, o) => client.get(r, n, o),
+    list: (r, o) => client.list(r, o),
+    watch: (r, o) => client.watch(r, o),
+    create: (r, o, w) => (writes.n++, client.create(r, o, w)),
+    update: (r, o, w) => (writes.n++, client.update(r, o, w)),
+    patch: (r, n, ty, p, o) => (writes.n++, client.patch(r, n, ty, p, o)),
+    delete: (r, n, o) => (writes.n++, client.delete(r, n, o)),
+    deleteCollection: (r, o) => (writes.n++, client.deleteCollection(r, o)),
+    createSubresource: (r, n, s, b, o) => (writes.n++, client.createSubresource(r, n, s, b, o)),
+  };
+  const manager = createControllerManager({ client: counting, leaderElect: false, rootCAPem: pki.ca.certPem, controllers });
   manager.start();
   t.after(async () => {
     await manager.stop();
@@ -37,7 +52,7 @@ async function startEnv(t: { after(fn: () => Promise<void>): void }, controllers
     await backend.close();
     await rm(dir, { recursive: true, force: true });
   });
-  return { client };
+  return { client, writes };
 }
 
 async function gone(f: () => Promise<unknown>): Promise<boolean> {
@@ -59,7 +74,7 @@ async function until(pred: () => Promise<boolean>, ms = 20_000): Promise<void> {
 }
 
 void test('Deployment -> ReplicaSet -> Pods through the real API server, then cascading delete', async (t) => {
-  const { client } = await startEnv(t, [names.Deployment, names.ReplicaSet, names.GarbageCollector, names.ServiceAccount, names.RootCACertPublisher]);
+  const { client, writes } = await startEnv(t, [names.Deployment, names.ReplicaSet, names.GarbageCollector, names.ServiceAccount, names.RootCACertPublisher]);
   await until(async () => {
     try {
       await client.get(resources.serviceaccounts, 'default', { namespace: 'default' });
@@ -92,6 +107,15 @@ void test('Deployment -> ReplicaSet -> Pods through the real API server, then ca
     assert.match(p.metadata?.name ?? '', new RegExp(`^web-${hash}-[a-z0-9]{5}$`));
     assert.equal(p.metadata?.ownerReferences?.[0]?.name, `web-${hash}`);
   }
+  // Pods become Running and Ready (a kubelet's job); the rollout then settles and the controllers stop writing.
+  for (const p of (await client.list<Pod>(resources.pods, { namespace: 'default' })).items) {
+    await client.update(resources.pods, { ...p, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } }, { namespace: 'default', subresource: 'status' });
+  }
+  await until(async () => (await client.get<Deployment>(resources.deployments, 'web', { namespace: 'default' })).status?.conditions?.some((c) => c.reason === 'NewReplicaSetAvailable') === true);
+  await new Promise((r) => setTimeout(r, 300));
+  const before = writes.n;
+  await new Promise((r) => setTimeout(r, 700));
+  assert.equal(writes.n, before, 'no writes once the rollout is complete');
   const cm = await client.get(resources.configmaps, 'kube-root-ca.crt', { namespace: 'default' });
   assert.ok(cm.metadata?.name === 'kube-root-ca.crt');
 

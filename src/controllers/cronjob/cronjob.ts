@@ -9,7 +9,7 @@ import type { ObjectReference } from 'kubernetes-types/core/v1.js';
 import type { CronJob, CronJobStatus, Job } from 'kubernetes-types/batch/v1.js';
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
-import { NamespaceIndex, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
+import { semanticEqual, NamespaceIndex, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
 import { controllerRef, newControllerRef } from '../_owner.js';
 import { formatTime, parseTime } from '../_pods.js';
 import { eventComponents, names } from '../names.js';
@@ -172,7 +172,7 @@ export class CronJobController implements Controller {
     }
     if (active.length > 0) status.active = active;
     else delete status.active;
-    if (JSON.stringify(status) !== JSON.stringify(cj.status ?? {})) {
+    if (!semanticEqual(status, cj.status ?? {})) {
       try {
         await this.ctx.client.update(resources.cronjobs, { ...cj, status }, { subresource: 'status', namespace: ns });
       } catch (e) {

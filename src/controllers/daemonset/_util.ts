@@ -5,6 +5,7 @@
  */
 import type { Affinity, Node, Pod, PodSpec, PodTemplateSpec, Toleration } from 'kubernetes-types/core/v1.js';
 import type { DaemonSet } from 'kubernetes-types/apps/v1.js';
+import { semanticEqual } from '../_context.js';
 import { findMatchingUntoleratedTaint, requiredNodeAffinityMatches } from '../_scheduling.js';
 
 export const DaemonSetTemplateGenerationKey = 'pod-template-generation';
@@ -22,7 +23,7 @@ export function addOrUpdateToleration(spec: PodSpec, tol: Toleration): boolean {
   const next: Toleration[] = [];
   for (const t of cur) {
     if (sameToleration(t, tol)) {
-      if (JSON.stringify(t) === JSON.stringify(tol)) return false;
+      if (semanticEqual(t, tol)) return false;
       next.push({ ...tol });
       updated = true;
       continue;

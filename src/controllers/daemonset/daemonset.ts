@@ -8,7 +8,7 @@ import type { ControllerRevision, DaemonSet, DaemonSetStatus } from 'kubernetes-
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import { NamespaceIndex,
+import { semanticEqual, NamespaceIndex,
   asError,
   errorMessage,
   objectKey,
@@ -214,9 +214,9 @@ export class DaemonSetController implements Controller {
         canAdopt: recheckOwner(this.ctx.client, resources.daemonsets, ds),
       },
     );
-    const data = JSON.stringify(revisionData(ds));
-    const current = histories.filter((h) => JSON.stringify(h.data) === data).sort((a, b) => b.revision - a.revision);
-    const old = histories.filter((h) => JSON.stringify(h.data) !== data);
+    const data = revisionData(ds);
+    const current = histories.filter((h) => semanticEqual(h.data, data)).sort((a, b) => b.revision - a.revision);
+    const old = histories.filter((h) => !semanticEqual(h.data, data));
     const maxRevision = histories.reduce((m, h) => Math.max(m, h.revision), 0);
     let cur = current[0];
     for (const dup of current.slice(1)) {
@@ -246,7 +246,7 @@ export class DaemonSetController implements Controller {
         } catch (e) {
           if (!isAlreadyExists(e)) throw e;
           const existing = await this.ctx.client.get<ControllerRevision>(resources.controllerrevisions, rev.metadata?.name ?? '', { namespace: nsOf(ds) });
-          if (JSON.stringify(existing.data) === data && controllerRef(existing.metadata)?.uid === ds.metadata?.uid) cur = existing;
+          if (semanticEqual(existing.data, data) && controllerRef(existing.metadata)?.uid === ds.metadata?.uid) cur = existing;
           else collision = (collision ?? 0) + 1;
         }
       }
@@ -550,7 +550,7 @@ export class DaemonSetController implements Controller {
     };
     if (updateObservedGen) status.observedGeneration = ds.metadata?.generation ?? 0;
     const compact = omitZeros(status, ['updatedNumberScheduled', 'numberAvailable', 'numberUnavailable', 'observedGeneration']);
-    if (JSON.stringify(compact) !== JSON.stringify(ds.status ?? {})) {
+    if (!semanticEqual(compact, ds.status ?? {})) {
       try {
         await this.ctx.client.update(resources.daemonsets, { ...ds, status: compact }, { subresource: 'status', namespace: nsOf(ds) });
       } catch (e) {

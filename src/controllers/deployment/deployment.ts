@@ -10,7 +10,7 @@ import type { Deployment, DeploymentStatus, ReplicaSet } from 'kubernetes-types/
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import { NamespaceIndex,
+import { semanticEqual, NamespaceIndex,
   errorMessage,
   objectKey,
   runWorkers,
@@ -371,7 +371,7 @@ export class DeploymentController implements Controller {
     const all = this.freshList(d);
     const nrs = newRS === undefined ? undefined : (all.find((r) => r.metadata?.uid === newRS.metadata?.uid) ?? newRS);
     const status = calculateStatus(all, nrs, d, this.ctx.clock.now());
-    if (JSON.stringify(status) === JSON.stringify(d.status ?? {})) return;
+    if (semanticEqual(status, d.status ?? {})) return;
     await this.updateStatus(d, status);
   }
 
@@ -384,7 +384,7 @@ export class DeploymentController implements Controller {
   private async syncRolloutStatus(d: Deployment, allRSs: (ReplicaSet | undefined)[], newRS: ReplicaSet | undefined): Promise<void> {
     const now = this.ctx.clock.now();
     const status = rolloutStatus(allRSs, newRS, d, now);
-    if (JSON.stringify(status) === JSON.stringify(d.status ?? {})) {
+    if (semanticEqual(status, d.status ?? {})) {
       const after = stuckRequeueAfter(d, status, now);
       if (after !== undefined) this.queue.addAfter(objectKey(d), after);
       return;

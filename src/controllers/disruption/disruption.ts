@@ -11,7 +11,7 @@ import { isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
 import { controllerRef } from '../_owner.js';
 import { isPodReady, parseTime } from '../_pods.js';
-import { NamespaceIndex, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
+import { semanticEqual, NamespaceIndex, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
 import { scaledValue } from '../deployment/_util.js';
 import { eventComponents, names } from '../names.js';
 import { matchingPdbs } from './eviction.js';
@@ -212,7 +212,7 @@ export class DisruptionController implements Controller {
       const conds = setStatusCondition((pdb.status?.conditions ?? []), { type: DisruptionAllowedCondition, status: 'False', reason: SyncFailedReason, message: errorMessage(e) }, now);
       status = { ...(pdb.status ?? { currentHealthy: 0, desiredHealthy: 0, expectedPods: 0 }), disruptionsAllowed: 0, conditions: conds };
     }
-    if (JSON.stringify(status) !== JSON.stringify(pdb.status ?? {})) {
+    if (!semanticEqual(status, pdb.status ?? {})) {
       try {
         await this.ctx.client.update(resources.poddisruptionbudgets, { ...pdb, status }, { subresource: 'status', namespace: pdb.metadata?.namespace ?? 'default' });
       } catch (e) {

@@ -8,7 +8,7 @@ import type { EndpointAddress, EndpointPort, Endpoints, EndpointSubset, Pod, Ser
 import { isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
 import { formatTime } from '../_pods.js';
-import { NamespaceIndex, objectKey, runWorkers, splitKey, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
+import { semanticEqual, NamespaceIndex, objectKey, runWorkers, splitKey, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
 import { findPort, isHeadless, isPodReady, podHostname, podIPForService, selectedPods, shouldPodBeInEndpoints } from '../_endpoints.js';
 import { names } from '../names.js';
 
@@ -146,7 +146,7 @@ export class EndpointsController implements Controller {
     if (isHeadless(svc)) labels[IsHeadlessService] = '';
     else delete labels[IsHeadlessService];
     const cur = this.epInformer.get(key);
-    if (cur !== undefined && JSON.stringify(cur.subsets ?? []) === JSON.stringify(subsets) && JSON.stringify(cur.metadata?.labels ?? {}) === JSON.stringify(labels)) return;
+    if (cur !== undefined && semanticEqual(cur.subsets ?? [], subsets) && semanticEqual(cur.metadata?.labels ?? {}, labels)) return;
     const annotations: Record<string, string> = { ...(cur?.metadata?.annotations ?? {}), [LastChangeTriggerTime]: formatTime(this.ctx.clock.now()) };
     const next: Endpoints = {
       apiVersion: 'v1',

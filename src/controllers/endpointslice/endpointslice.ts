@@ -10,7 +10,7 @@ import type { Node, Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { Endpoint, EndpointPort, EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
-import { NamespaceIndex, objectKey, runWorkers, splitKey, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
+import { semanticEqual, NamespaceIndex, objectKey, runWorkers, splitKey, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
 import { findPort, isHeadless, isPodReady, podHostname, podIPForService, selectedPods, shouldPodBeInEndpoints } from '../_endpoints.js';
 import { newControllerRef } from '../_owner.js';
 import { names } from '../names.js';
@@ -162,8 +162,7 @@ export class EndpointSliceController implements Controller {
     if (isHeadless(svc)) labels[IsHeadlessService] = '';
     const unused = [...existing];
     for (const d of desired) {
-      const pk = JSON.stringify(d.ports);
-      const i = unused.findIndex((s) => JSON.stringify(s.ports ?? []) === pk && s.addressType === addressType);
+      const i = unused.findIndex((s) => semanticEqual(s.ports ?? [], d.ports) && s.addressType === addressType);
       const body: EndpointSlice = {
         apiVersion: 'discovery.k8s.io/v1',
         kind: 'EndpointSlice',
@@ -174,7 +173,7 @@ export class EndpointSliceController implements Controller {
       };
       if (i >= 0) {
         const cur = unused.splice(i, 1)[0] as EndpointSlice;
-        if (JSON.stringify(cur.endpoints ?? []) === JSON.stringify(d.endpoints) && JSON.stringify(cur.metadata?.labels ?? {}) === JSON.stringify(labels)) continue;
+        if (semanticEqual(cur.endpoints ?? [], d.endpoints) && semanticEqual(cur.metadata?.labels ?? {}, labels)) continue;
         const updated = await this.ctx.client.update(resources.endpointslices, { ...body, metadata: { ...(cur.metadata ?? {}), labels } }, { namespace });
         this.pending.set(objectKey(updated), updated);
       } else {

@@ -12,7 +12,7 @@ import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { isApiError, isConflict, isNotFound } from '../../api/errors.js';
 import { resources, type ResourceType } from '../../api/resources.js';
 import type { KubeObject } from '../../client/client.js';
-import { runWorkers, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
+import { semanticEqual, runWorkers, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
 import { names } from '../names.js';
 
 export const FinalizerOrphanDependents = 'orphan';
@@ -135,7 +135,7 @@ export class GarbageCollector implements Controller {
       if (owner === undefined || isDeletingDependents(owner.obj)) dangling = true;
     }
     if (dangling && old === undefined) this.attemptToDelete.add(uid);
-    else if (dangling && JSON.stringify(oldRefs) !== JSON.stringify(refs)) this.attemptToDelete.add(uid);
+    else if (dangling && !semanticEqual(oldRefs, refs)) this.attemptToDelete.add(uid);
     const deleting = o.metadata?.deletionTimestamp !== undefined;
     const wasDeleting = old?.metadata?.deletionTimestamp !== undefined;
     if (deleting && hasFinalizer(o, FinalizerOrphanDependents) && (!wasDeleting || !hasFinalizer(old ?? {}, FinalizerOrphanDependents))) {

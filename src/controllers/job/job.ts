@@ -11,7 +11,7 @@ import type { Job, JobCondition, JobStatus } from 'kubernetes-types/batch/v1.js'
 import { isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import { NamespaceIndex, asError, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
+import { semanticEqual, NamespaceIndex, asError, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
 import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../_owner.js';
 import { activePodsLess, formatTime, isPodReady, parseTime, podFromTemplate, slowStartBatch, sortByLess } from '../_pods.js';
 import { eventComponents, names } from '../names.js';
@@ -171,7 +171,7 @@ export class JobController implements Controller {
   }
 
   private async writeStatus(job: Job, status: JobStatus): Promise<Job> {
-    if (JSON.stringify(status) === JSON.stringify(job.status ?? {})) return job;
+    if (semanticEqual(status, job.status ?? {})) return job;
     return this.ctx.client.update<Job>(resources.jobs, { ...job, status }, { subresource: 'status', namespace: job.metadata?.namespace ?? 'default' });
   }
 

@@ -9,7 +9,7 @@ import { isNotFound, isApiError } from '../../api/errors.js';
 import { resources, type ResourceType } from '../../api/resources.js';
 import type { KubeObject } from '../../client/client.js';
 import { formatTime } from '../_pods.js';
-import { errorMessage, runWorkers, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
+import { semanticEqual, errorMessage, runWorkers, type Controller, type ControllerContext, type Informer, type WorkQueue } from '../_context.js';
 import { names } from '../names.js';
 
 export const FinalizerKubernetes = 'kubernetes';
@@ -143,7 +143,7 @@ export class NamespaceController implements Controller {
       }
     }
     const conditions = namespaceConditions(totals, ns.status?.conditions ?? [], this.ctx.clock.now());
-    if (JSON.stringify(conditions.map((c) => [c.type, c.status, c.reason, c.message])) !== JSON.stringify((ns.status?.conditions ?? []).map((c) => [c.type, c.status, c.reason, c.message]))) {
+    if (!semanticEqual(conditions.map((c) => [c.type, c.status, c.reason, c.message]), (ns.status?.conditions ?? []).map((c) => [c.type, c.status, c.reason, c.message]))) {
       try {
         ns = await this.ctx.client.update<Namespace>(resources.namespaces, { ...ns, status: { ...(ns.status ?? {}), phase: 'Terminating', conditions } }, { subresource: 'status' });
       } catch (e) {

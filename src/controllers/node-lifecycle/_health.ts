@@ -4,6 +4,7 @@
  * zone states, and the NoExecute tainting rate limiter.
  */
 import type { Node, NodeCondition, Taint } from 'kubernetes-types/core/v1.js';
+import { semanticEqual } from '../_context.js';
 import { formatTime, parseTime } from '../_pods.js';
 
 export const TaintNodeNotReady = 'node.kubernetes.io/not-ready';
@@ -168,7 +169,7 @@ export function tryUpdateNodeHealth(
     }
     const n: Node = { ...structuredClone(node), status: { ...structuredClone(node.status ?? {}), conditions: conds } };
     currentReady = conds.find((c) => c.type === 'Ready');
-    if (JSON.stringify(currentReady) !== JSON.stringify(observed)) {
+    if (!semanticEqual(currentReady, observed)) {
       updatedNode = n;
       health = { probeTimestamp: health.probeTimestamp, readyTransitionTimestamp: now, readyCondition: currentReady, leaseRenewTime: leaseRenewTime ?? health.leaseRenewTime };
     }

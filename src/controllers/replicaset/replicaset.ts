@@ -9,7 +9,7 @@ import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernet
 import { isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, parseSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import { NamespaceIndex,
+import { semanticEqual, NamespaceIndex,
   asError,
   errorMessage,
   objectKey,
@@ -202,7 +202,7 @@ export class ReplicaSetController implements Controller {
 
   private updatePod(old: Pod, cur: Pod): void {
     if (old.metadata?.resourceVersion === cur.metadata?.resourceVersion) return;
-    const labelsChanged = JSON.stringify(old.metadata?.labels ?? {}) !== JSON.stringify(cur.metadata?.labels ?? {});
+    const labelsChanged = !semanticEqual(old.metadata?.labels ?? {}, cur.metadata?.labels ?? {});
     if (cur.metadata?.deletionTimestamp !== undefined) {
       this.deletePod(cur);
       if (labelsChanged) this.deletePod(old);

@@ -11,7 +11,7 @@ import type { ControllerRevision, StatefulSet, StatefulSetStatus } from 'kuberne
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import { NamespaceIndex, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
+import { semanticEqual, NamespaceIndex, errorMessage, objectKey, runWorkers, type Controller, type ControllerContext, type EventRecorder, type Informer, type WorkQueue } from '../_context.js';
 import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../_owner.js';
 import { isPodAvailable, isPodReady } from '../_pods.js';
 import { computeHash } from '../deployment/_util.js';
@@ -125,7 +125,7 @@ export class StatefulSetController implements Controller {
     const ns = set.metadata?.namespace ?? 'default';
     const data = { spec: { template: { ...structuredClone(set.spec?.template ?? {}), $patch: 'replace' } } };
     const owned = this.historyInformer.byIndex(NamespaceIndex, ns).filter((h) => controllerRef(h.metadata)?.uid === set.metadata?.uid);
-    let rev = owned.find((h) => JSON.stringify(h.data) === JSON.stringify(data));
+    let rev = owned.find((h) => semanticEqual(h.data, data));
     if (rev === undefined) {
       const hash = computeHash(set.spec?.template, set.status?.collisionCount);
       const body: ControllerRevision = {
@@ -304,7 +304,7 @@ export class StatefulSetController implements Controller {
       status.currentReplicas = status.updatedReplicas ?? 0;
     }
     const compact = omitZeros(status, ['readyReplicas', 'currentReplicas', 'updatedReplicas', 'observedGeneration']);
-    if (JSON.stringify(compact) === JSON.stringify(set.status ?? {})) return;
+    if (semanticEqual(compact, set.status ?? {})) return;
     try {
       await this.ctx.client.update(resources.statefulsets, { ...set, status: compact }, { subresource: 'status', namespace: set.metadata?.namespace ?? 'default' });
     } catch (e) {

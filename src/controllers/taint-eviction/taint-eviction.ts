@@ -9,7 +9,7 @@ import { isNotFound } from '../../api/errors.js';
 import { resources } from '../../api/resources.js';
 import { formatTime } from '../_pods.js';
 import { toleratesTaint } from '../_scheduling.js';
-import { NodeNameIndex, objectKey, splitKey, type Clock, type Controller, type ControllerContext, type EventRecorder, type Informer } from '../_context.js';
+import { semanticEqual, NodeNameIndex, objectKey, splitKey, type Clock, type Controller, type ControllerContext, type EventRecorder, type Informer } from '../_context.js';
 import { eventComponents, names } from '../names.js';
 
 export const DisruptionTargetReason = 'DeletionByTaintManager';
@@ -116,14 +116,14 @@ export class TaintEvictionController implements Controller {
     this.nodeInformer.addHandlers({
       onAdd: (n) => this.handleNodeUpdate(n.metadata?.name ?? ''),
       onUpdate: (o, n) => {
-        if (JSON.stringify(noExecuteTaints(o.spec?.taints)) !== JSON.stringify(noExecuteTaints(n.spec?.taints))) this.handleNodeUpdate(n.metadata?.name ?? '');
+        if (!semanticEqual(noExecuteTaints(o.spec?.taints), noExecuteTaints(n.spec?.taints))) this.handleNodeUpdate(n.metadata?.name ?? '');
       },
       onDelete: (n) => this.handleNodeUpdate(n.metadata?.name ?? ''),
     });
     this.podInformer.addHandlers({
       onAdd: (p) => this.handlePodUpdate(objectKey(p), p.spec?.nodeName ?? ''),
       onUpdate: (o, p) => {
-        if (o.spec?.nodeName === p.spec?.nodeName && JSON.stringify(o.spec?.tolerations) === JSON.stringify(p.spec?.tolerations)) return;
+        if (o.spec?.nodeName === p.spec?.nodeName && semanticEqual(o.spec?.tolerations, p.spec?.tolerations)) return;
         this.handlePodUpdate(objectKey(p), p.spec?.nodeName ?? '');
       },
       onDelete: (p) => this.handlePodUpdate(objectKey(p), p.spec?.nodeName ?? ''),
