@@ -21,6 +21,7 @@ import type { Subresources } from './subresources.js';
 import type { OpenApiProvider, TableConvertor } from './seams.js';
 import { versionInfo } from './version.js';
 import { isProtobufContentType, parseProtobufBody } from './protobuf/index.js';
+import { parseFieldValidation } from './field-validation.js';
 
 export interface HandlerOptions {
   table: ResourceTable;
@@ -286,7 +287,21 @@ export class ApiHandler {
       user,
       dryRun: dryRunValues.length > 0,
       fieldManager: q.get('fieldManager') ?? defaultManager(req.headers['user-agent']),
+      fieldValidation: parseFieldValidation(q.get('fieldValidation')),
+      warnings: [],
     };
+    // Warnings (unknown fields under fieldValidation=Warn) go out as `Warning: 299 - "..."` headers.
+    const warn = (): void => {
+      if (ctx.warnings !== undefined && ctx.warnings.length > 0 && !res.headersSent) {
+        res.setHeader('Warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+      }
+    };
+    res.once('pipe', warn);
+    const writeHead = res.writeHead.bind(res);
+    res.writeHead = ((...args: Parameters<typeof res.writeHead>) => {
+      warn();
+      return writeHead(...args);
+    }) as typeof res.writeHead;
     const method = (req.method ?? 'GET').toUpperCase();
     if (info.subresource !== '') {
       const bodyKind = def.subresources.get(info.subresource)?.kind ?? def.kind;

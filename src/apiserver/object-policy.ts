@@ -15,6 +15,8 @@ import type { ResourceDef, ResourceTable } from './discovery/resource-defs.js';
 import type { AdmissionRequest, ObjectPolicy } from './registry/policy.js';
 import type { Store } from './registry/store.js';
 import type { StoredObject } from './storage/watch-cache.js';
+import type { OpenApi } from './openapi/index.js';
+import { pruneUnknownFields } from './field-validation.js';
 
 export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup {
   const def = (group: string, version: string, resource: string): ResourceDef => {
@@ -66,8 +68,10 @@ function attributes(req: AdmissionRequest): AdmissionAttributes {
   };
 }
 
-export function kubemixObjectPolicy(opts: { chain: AdmissionChain; lookup: () => AdmissionLookup }): ObjectPolicy {
+export function kubemixObjectPolicy(opts: { chain: AdmissionChain; lookup: () => AdmissionLookup; openapi?: OpenApi }): ObjectPolicy {
+  const openapi = opts.openapi;
   return {
+    ...(openapi !== undefined ? { pruneUnknownFields: (def: ResourceDef, obj: StoredObject) => pruneUnknownFields(openapi, def, obj) } : {}),
     applyDefaults(def, obj) {
       if (!def.custom) applyDefaults({ group: def.group, kind: def.kind }, obj);
     },

@@ -379,3 +379,28 @@ describe('events.k8s.io/v1 and core/v1 Events share one storage', () => {
     assert.equal(byCore.items.length, 1);
   });
 });
+
+describe('unknown fields and fieldValidation', () => {
+  let srv: TestApiServer;
+  before(async () => {
+    srv = await startTestApiServer();
+  });
+  after(async () => {
+    await srv.stop();
+  });
+
+  test('Strict refuses unknown fields with the decoder\'s message; Warn and Ignore drop them', async () => {
+    const c = srv.http();
+    const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'u1', namespace: 'default' }, data: { a: 'b' }, extra: 1, metadata2: {} } as Obj;
+    await rejectsWith(
+      c.create(resources.configmaps, body, { fieldValidation: 'Strict' }),
+      400,
+      'ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "extra", unknown field "metadata2"',
+    );
+    const warned = await c.create<Obj>(resources.configmaps, body, { fieldValidation: 'Warn' });
+    assert.equal(warned['extra'], undefined);
+    const stored = await c.get<Obj>(resources.configmaps, 'u1', { namespace: 'default' });
+    assert.equal(stored['extra'], undefined);
+    assert.deepEqual(stored['data'], { a: 'b' });
+  });
+});

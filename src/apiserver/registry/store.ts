@@ -22,6 +22,7 @@ import {
   TooOldResourceVersion,
   decodeObject,
 } from '../storage/watch-cache.js';
+import { unknownFieldOutcome, type FieldValidation } from '../field-validation.js';
 import type { AdmissionRequest, HookTransaction, ManagedFieldsUpdater, ObjectPolicy, StorageHooks, UserInfo } from './policy.js';
 import {
   hasStatusSubresource,
@@ -43,6 +44,10 @@ export interface RequestContext {
   fieldManager: string;
   /** Server-side apply computed managedFields itself: the write must not record an Update entry. */
   applied?: boolean;
+  /** `?fieldValidation=` of an HTTP request; undefined for in-process callers (no unknown-field checks). */
+  fieldValidation?: FieldValidation;
+  /** Warnings for the response's `Warning` headers. */
+  warnings?: string[];
 }
 
 export interface ListQuery {
@@ -70,6 +75,9 @@ export interface DeleteRequest {
 }
 
 export type DeleteResult = { kind: 'object'; object: StoredObject; code: number } | { kind: 'status'; status: Status };
+
+/** Sees how long one mutating call took (create, update/patch/status, delete, binding), in milliseconds. */
+export type MutationObserver = (verb: 'create' | 'update' | 'delete', def: ResourceDef, ms: number) => void;
 
 export interface StoreOptions {
   backend: Backend;
@@ -131,9 +139,27 @@ function decodeContinue(token: string): ContinueToken {
 export class Store {
   private readonly caches = new Map<string, Promise<ResourceCache>>();
   private readonly now: () => Date;
+  private readonly observers = new Set<MutationObserver>();
 
   constructor(private readonly opts: StoreOptions) {
     this.now = opts.now ?? (() => new Date());
+  }
+
+  /** Reports the latency of every mutating call from now on (benchmarks); returns the function that stops it. */
+  observeMutations(observer: MutationObserver): () => void {
+    this.observers.add(observer);
+    return () => this.observers.delete(observer);
+  }
+
+  private async timed<T>(verb: 'create' | 'update' | 'delete', def: ResourceDef, call: () => Promise<T>): Promise<T> {
+    if (this.observers.size === 0) return call();
+    const start = performance.now();
+    try {
+      return await call();
+    } finally {
+      const ms = performance.now() - start;
+      for (const o of this.observers) o(verb, def, ms);
+    }
   }
 
   /** The watch cache of a resource (loaded on first use). */
@@ -320,12 +346,24 @@ export class Store {
     obj.apiVersion = apiVersion;
   }
 
+  /** Unknown fields are dropped; the request's fieldValidation decides between error, warning and silence. */
+  private checkUnknownFields(def: ResourceDef, obj: StoredObject, ctx: RequestContext): void {
+    if (ctx.fieldValidation === undefined || ctx.applied === true) return;
+    const unknown = this.opts.policy.pruneUnknownFields?.(def, obj) ?? [];
+    const warnings = unknownFieldOutcome(def, unknown, ctx.fieldValidation);
+    if (warnings.length > 0) (ctx.warnings ??= []).push(...warnings);
+  }
+
   private invalid(def: ResourceDef, name: string, errs: ReturnType<ObjectPolicy['validate']>): ApiError {
     return apiErrors.invalid({ group: def.group, kind: def.kind }, name, errs);
   }
 
   /** Creates an object (POST). `namespace` is the request's namespace ('' for cluster-scoped). */
   async create(def: ResourceDef, namespace: string, input: StoredObject, ctx: RequestContext): Promise<StoredObject> {
+    return this.timed('create', def, () => this.createTimed(def, namespace, input, ctx));
+  }
+
+  private async createTimed(def: ResourceDef, namespace: string, input: StoredObject, ctx: RequestContext): Promise<StoredObject> {
     const obj = input;
     this.checkTypeMeta(def, obj);
     const md = (obj.metadata ??= {});
@@ -340,6 +378,7 @@ export class Store {
     if (md.resourceVersion !== undefined && md.resourceVersion !== '') {
       throw apiErrors.badRequest('resourceVersion should not be set on objects to be created');
     }
+    this.checkUnknownFields(def, obj, ctx);
     this.opts.policy.applyDefaults(def, obj);
     await this.opts.policy.admit(this.admissionRequest('CREATE', def, '', namespace, md.name ?? '', obj, undefined, ctx));
     const txn = this.hooks(def)?.beginCreate?.(obj, ctx.dryRun);
@@ -454,6 +493,19 @@ export class Store {
     mutate: (live: StoredObject | undefined) => StoredObject | undefined,
     createObject?: StoredObject,
   ): Promise<{ object: StoredObject; created: boolean }> {
+    return this.timed('update', def, () => this.guaranteedUpdateTimed(def, namespace, name, subresource, ctx, pinnedRv, mutate, createObject));
+  }
+
+  private async guaranteedUpdateTimed(
+    def: ResourceDef,
+    namespace: string,
+    name: string,
+    subresource: string,
+    ctx: RequestContext,
+    pinnedRv: string | undefined,
+    mutate: (live: StoredObject | undefined) => StoredObject | undefined,
+    createObject?: StoredObject,
+  ): Promise<{ object: StoredObject; created: boolean }> {
     const key = objectKey(def, namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.opts.backend.get(key);
@@ -516,6 +568,7 @@ export class Store {
     onTransaction: (t: HookTransaction | undefined) => void,
   ): Promise<StoredObject> {
     this.checkTypeMeta(def, desired);
+    this.checkUnknownFields(def, desired, ctx);
     if (subresource === '') this.opts.policy.applyDefaults(def, desired);
     await this.opts.policy.admit(this.admissionRequest('UPDATE', def, subresource, namespace, name, desired, live, ctx));
     if (subresource === '') onTransaction(this.hooks(def)?.beginUpdate?.(desired, live, ctx.dryRun));
@@ -566,6 +619,10 @@ export class Store {
 
   /** Deletes an object (DELETE), honouring graceful deletion, finalizers and propagation policies. */
   async delete(def: ResourceDef, namespace: string, name: string, req: DeleteRequest, ctx: RequestContext): Promise<DeleteResult> {
+    return this.timed('delete', def, () => this.deleteTimed(def, namespace, name, req, ctx));
+  }
+
+  private async deleteTimed(def: ResourceDef, namespace: string, name: string, req: DeleteRequest, ctx: RequestContext): Promise<DeleteResult> {
     const key = objectKey(def, namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.opts.backend.get(key);
@@ -674,6 +731,15 @@ export class Store {
    * strategy, validation or admission of client writes.
    */
   async updateInternal(
+    def: ResourceDef,
+    namespace: string,
+    name: string,
+    mutate: (live: StoredObject) => StoredObject,
+  ): Promise<StoredObject> {
+    return this.timed('update', def, () => this.updateInternalTimed(def, namespace, name, mutate));
+  }
+
+  private async updateInternalTimed(
     def: ResourceDef,
     namespace: string,
     name: string,
