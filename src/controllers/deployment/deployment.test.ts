@@ -19,6 +19,7 @@ import {
   reconcileNewReplicaSet,
   reconcileOldReplicaSets,
   resolveFenceposts,
+  rolloutStatus,
   safeEncodeString,
   scaleDownOldReplicaSetsForRollingUpdate,
   setNewReplicaSetAnnotations,
@@ -428,4 +429,106 @@ void test('revisionHistoryLimit deletes the oldest idle ReplicaSets', async (t) 
   await h.ctx.settle();
   const images = h.client.peekAll<ReplicaSet>(resources.replicasets).map((r) => r.spec?.template?.spec?.containers[0]?.image).sort();
   assert.deepEqual(images, ['nginx:2', 'nginx:3']);
+});
+
+void test('syncRolloutStatus conditions', async (t) => {
+  const now = Date.parse('2025-01-01T01:00:00Z');
+  const past = '2025-01-01T00:59:00Z';
+  const longAgo = '2025-01-01T00:40:00Z';
+  const pdl = (d: Deployment, secs: number | undefined): Deployment => {
+    if (d.spec !== undefined) (d.spec as { progressDeadlineSeconds?: number }).progressDeadlineSeconds = secs ?? 2147483647;
+    return d;
+  };
+  const withStatus = (d: Deployment, s: NonNullable<Deployment['status']>): Deployment => ({ ...d, status: s });
+  const cond = (type: string, status: string, reason: string, at = past): NonNullable<NonNullable<Deployment['status']>['conditions']>[number] => ({
+    type,
+    status,
+    reason,
+    message: '',
+    lastUpdateTime: at,
+    lastTransitionTime: at,
+  });
+  const newRS = (replicas: number, available: number): ReplicaSet => ({ ...rs('foo-v2', replicas, newT, available), status: { replicas, availableReplicas: available, readyReplicas: available } });
+  const progressing = (s: NonNullable<Deployment['status']> | undefined): string[] => {
+    const c = s?.conditions?.find((x) => x.type === 'Progressing');
+    return c === undefined ? [] : [c.status, c.reason ?? '', c.message ?? '', c.lastTransitionTime === past ? 'kept' : 'new'];
+  };
+  const halfway = (): ReplicaSet => ({ ...newRS(2, 1), status: { replicas: 2, availableReplicas: 1, readyReplicas: 1 } });
+  const cases: { name: string; d: Deployment; allRSs: ReplicaSet[]; newRS?: ReplicaSet; want: string[] }[] = [
+    {
+      name: 'General: remove Progressing condition and do not estimate progress if deployment has no Progress Deadline',
+      d: withStatus(pdl(newDeployment(2), undefined), { replicas: 2, conditions: [cond('Progressing', 'True', 'ReplicaSetUpdated')] }),
+      allRSs: [newRS(2, 2)],
+      newRS: newRS(2, 2),
+      want: [],
+    },
+    {
+      name: 'General: do not estimate progress of deployment with only one active ReplicaSet',
+      d: withStatus(pdl(newDeployment(3), 60), { replicas: 3, updatedReplicas: 3, availableReplicas: 3, conditions: [cond('Progressing', 'True', 'NewReplicaSetAvailable')] }),
+      allRSs: [newRS(3, 3)],
+      newRS: newRS(3, 3),
+      want: ['True', 'NewReplicaSetAvailable', '', 'kept'],
+    },
+    {
+      name: "DeploymentProgressing: dont update lastTransitionTime if deployment already has Progressing=True",
+      d: withStatus(pdl(newDeployment(2), 60), { replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [cond('Progressing', 'True', 'ReplicaSetUpdated')] }),
+      allRSs: [halfway()],
+      newRS: halfway(),
+      want: ['True', 'ReplicaSetUpdated', 'ReplicaSet "foo-v2" is progressing.', 'kept'],
+    },
+    {
+      name: 'DeploymentProgressing: update everything if deployment has Progressing=False',
+      d: withStatus(pdl(newDeployment(2), 60), { replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1, conditions: [cond('Progressing', 'False', 'ProgressDeadlineExceeded')] }),
+      allRSs: [halfway()],
+      newRS: halfway(),
+      want: ['True', 'ReplicaSetUpdated', 'ReplicaSet "foo-v2" is progressing.', 'new'],
+    },
+    {
+      name: 'DeploymentProgressing: create Progressing condition if it does not exist',
+      d: withStatus(pdl(newDeployment(2), 60), { replicas: 1, updatedReplicas: 1, readyReplicas: 1, availableReplicas: 1 }),
+      allRSs: [halfway()],
+      newRS: halfway(),
+      want: ['True', 'ReplicaSetUpdated', 'ReplicaSet "foo-v2" is progressing.', 'new'],
+    },
+    {
+      name: "DeploymentComplete: dont update lastTransitionTime if deployment already has Progressing=True",
+      d: withStatus(pdl(newDeployment(2), 60), { replicas: 2, updatedReplicas: 1, conditions: [cond('Progressing', 'True', 'ReplicaSetUpdated')] }),
+      allRSs: [newRS(2, 2)],
+      newRS: newRS(2, 2),
+      want: ['True', 'NewReplicaSetAvailable', 'ReplicaSet "foo-v2" has successfully progressed.', 'kept'],
+    },
+    {
+      name: 'DeploymentComplete: create Progressing condition if it does not exist',
+      d: withStatus(pdl(newDeployment(2), 60), { replicas: 2, updatedReplicas: 1 }),
+      allRSs: [newRS(2, 2)],
+      newRS: newRS(2, 2),
+      want: ['True', 'NewReplicaSetAvailable', 'ReplicaSet "foo-v2" has successfully progressed.', 'new'],
+    },
+    {
+      name: 'DeploymentComplete: defend against NPE when newRS=nil',
+      d: withStatus(pdl(newDeployment(0), 60), { conditions: [cond('Progressing', 'True', 'ReplicaSetUpdated')] }),
+      allRSs: [rs('foo-v1', 0, oldT, 0)],
+      want: ['True', 'NewReplicaSetAvailable', 'Deployment "foo" has successfully progressed.', 'kept'],
+    },
+    {
+      name: 'DeploymentTimedOut: update status if rollout exceeds Progress Deadline',
+      d: withStatus(pdl(newDeployment(2), 60), { replicas: 2, updatedReplicas: 1, availableReplicas: 1, readyReplicas: 1, conditions: [cond('Progressing', 'True', 'ReplicaSetUpdated', longAgo)] }),
+      allRSs: [newRS(2, 1)],
+      newRS: { ...newRS(2, 1), status: { replicas: 1, availableReplicas: 1, readyReplicas: 1 } },
+      want: ['False', 'ProgressDeadlineExceeded', 'ReplicaSet "foo-v2" has timed out progressing.', 'new'],
+    },
+    {
+      name: 'DeploymentTimedOut: do not update status if deployment has existing timedOut condition',
+      d: withStatus(pdl(newDeployment(2), 60), { replicas: 2, updatedReplicas: 1, availableReplicas: 1, readyReplicas: 1, conditions: [cond('Progressing', 'False', 'ProgressDeadlineExceeded')] }),
+      allRSs: [newRS(2, 1)],
+      newRS: { ...newRS(2, 1), status: { replicas: 1, availableReplicas: 1, readyReplicas: 1 } },
+      want: ['False', 'ProgressDeadlineExceeded', '', 'kept'],
+    },
+  ];
+  for (const tc of cases) {
+    await t.test(tc.name, () => {
+      const s = rolloutStatus(tc.allRSs, tc.newRS, tc.d, now);
+      assert.deepEqual(progressing(s), tc.want);
+    });
+  }
 });
