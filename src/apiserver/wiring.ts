@@ -34,6 +34,7 @@ import { ServiceHooks } from './service-hooks.js';
 import { defaultAdmissionChain } from '../admission/index.js';
 import { kubernetesServiceIP } from './allocators/index.js';
 import { installSecurity } from './auth/security.js';
+import { setCsrRequester } from './auth/csr-requester.js';
 
 export const tableConvertor: TableConvertor = {
   toTable(def, objects, opts) {
@@ -151,7 +152,7 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
     ...(opts.nodePortRange !== undefined ? { nodePorts: { range: opts.nodePortRange } } : {}),
   });
   const holder: { server?: ApiServer; securityPrepare?: () => Promise<void> } = {};
-  const policy = kubemixObjectPolicy({
+  const basePolicy = kubemixObjectPolicy({
     chain: defaultAdmissionChain(),
     lookup: () => {
       const s = holder.server;
@@ -159,6 +160,13 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
       return storeLookup(s.table, s.store);
     },
   });
+  const policy: typeof basePolicy = {
+    ...basePolicy,
+    admit: async (req) => {
+      setCsrRequester(req);
+      await basePolicy.admit(req);
+    },
+  };
   const server = new ApiServer({
     ...opts,
     ...(opts.serviceCIDR !== undefined ? { kubernetesServiceIP: kubernetesServiceIP(opts.serviceCIDR) } : {}),

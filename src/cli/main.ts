@@ -4,11 +4,17 @@
  * returns an exit code; usage errors exit 2.
  */
 import { runUp } from './up.js';
+import { runInit } from './init.js';
+import { runJoin } from './join.js';
+import { runToken } from './token.js';
 
 const usage = `kubemix: Kubernetes-compatible heterogeneous clusters (Linux and Windows, amd64 and arm64) without the machines
 
 Usage:
   kubemix up [--config FILE] [--data-dir DIR] [--port N] [--kubeconfig FILE] [--store sqlite|etcd] [--etcd-endpoints URLS]
+  kubemix init [--data-dir DIR] [--port N] [--node-name NAME] [--advertise-address IP] [--pod-network-cidr CIDR] [--service-cidr CIDR]
+  kubemix join HOST:PORT --token TOKEN --discovery-token-ca-cert-hash sha256:HEX --node-name NAME [--os --arch --windows-build --count K ...]
+  kubemix token create|list|delete [--ttl DURATION] [--print-join-command] [--kubeconfig FILE | --data-dir DIR]
 
 Run 'kubemix <command> --help' for a command's flags.
 `;
@@ -18,6 +24,12 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'up':
       return runUp(rest);
+    case 'init':
+      return runInit(rest);
+    case 'join':
+      return runJoin(rest);
+    case 'token':
+      return runToken(rest);
     case undefined:
     case 'help':
     case '--help':

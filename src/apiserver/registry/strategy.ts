@@ -92,6 +92,11 @@ export function prepareForUpdate(def: ResourceDef, obj: StoredObject, old: Store
     // Only status moves; spec and metadata stay as stored (kube-apiserver's status strategies).
     return { ...old, status: obj['status'], metadata: { ...old.metadata } };
   }
+  if (subresource === 'approval') {
+    // CSR approval moves only status.conditions (csrApprovalStrategy.PrepareForUpdate).
+    const conditions = ((obj['status'] ?? {}) as { conditions?: unknown }).conditions;
+    return { ...obj, spec: old['spec'], status: { ...((old['status'] ?? {}) as Record<string, unknown>), conditions } };
+  }
   if (hasStatusSubresource(def)) {
     if (old['status'] === undefined) delete obj['status'];
     else obj['status'] = old['status'];

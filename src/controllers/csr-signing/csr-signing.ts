@@ -60,7 +60,7 @@ export class CsrSigningController implements Controller {
   start(): void {
     const enqueue = (c: CertificateSigningRequest): void => this.queue.add(c.metadata?.name ?? '');
     this.csrs.addHandlers({ onAdd: enqueue, onUpdate: (_, c) => enqueue(c) });
-    void runWorkers(this.queue, (name) => this.sync(name), 2);
+    void runWorkers(this.queue, (name) => this.sync(name), 2, (key, err) => console.error(`${names.CertificateSigning}: ${key}:`, err));
   }
 
   stop(): void {
