@@ -231,3 +231,22 @@ export class TokenBucket {
     this.last = now;
   }
 }
+
+/**
+ * `labelReconcileInfo`: the beta OS and arch labels follow the stable ones (added when missing). Answers
+ * the labels to set, or undefined when nothing changes (`reconcileNodeLabels`).
+ */
+export function reconcileNodeLabels(node: Node): Record<string, string> | undefined {
+  const pairs: [string, string][] = [
+    ['kubernetes.io/os', 'beta.kubernetes.io/os'],
+    ['kubernetes.io/arch', 'beta.kubernetes.io/arch'],
+  ];
+  const labels = node.metadata?.labels ?? {};
+  const set: Record<string, string> = {};
+  for (const [primary, secondary] of pairs) {
+    const v = labels[primary];
+    if (v === undefined) continue;
+    if (labels[secondary] !== v) set[secondary] = v;
+  }
+  return Object.keys(set).length === 0 ? undefined : set;
+}

@@ -9,7 +9,7 @@ import { makePod } from '../_testing/builders.js';
 import { formatTime } from '../_pods.js';
 import { create as createTaintEviction } from '../taint-eviction/taint-eviction.js';
 import { create } from './node-lifecycle.js';
-import { computeZoneState, noScheduleTaintDiff, TokenBucket, tryUpdateNodeHealth } from './_health.js';
+import { computeZoneState, noScheduleTaintDiff, reconcileNodeLabels, TokenBucket, tryUpdateNodeHealth } from './_health.js';
 
 function nodeWith(conditions: NodeCondition[], extra: { unschedulable?: boolean; created?: string } = {}): Node {
   return {
@@ -245,4 +245,12 @@ void test('when every node is down the controller enters master disruption mode 
   }
   await advance(h, 310, []);
   assert.ok(h.client.peek<Pod>(resources.pods, 'web', 'default') !== undefined, 'no evictions in full disruption');
+});
+
+void test('reconcileNodeLabels: beta os/arch labels follow the stable ones', () => {
+  const n = (labels: Record<string, string>): Node => ({ metadata: { name: 'n', labels } });
+  assert.deepEqual(reconcileNodeLabels(n({ 'kubernetes.io/os': 'windows', 'kubernetes.io/arch': 'amd64' })), { 'beta.kubernetes.io/os': 'windows', 'beta.kubernetes.io/arch': 'amd64' });
+  assert.deepEqual(reconcileNodeLabels(n({ 'kubernetes.io/os': 'linux', 'beta.kubernetes.io/os': 'windows' })), { 'beta.kubernetes.io/os': 'linux' });
+  assert.equal(reconcileNodeLabels(n({ 'kubernetes.io/os': 'linux', 'beta.kubernetes.io/os': 'linux' })), undefined);
+  assert.equal(reconcileNodeLabels(n({})), undefined);
 });

@@ -26,6 +26,7 @@ import {
   LabelNodeExcludeDisruption,
   noScheduleTaintDiff,
   NotReadyTaintTemplate,
+  reconcileNodeLabels,
   swapTaints,
   taintExists,
   TokenBucket,
@@ -114,7 +115,14 @@ export class NodeLifecycleController implements Controller {
       onUpdate: (o, p) => this.podUpdated(o, p),
     });
     this.leaseInformer.addHandlers({});
-    void runWorkers(this.nodeQueue, (name) => this.doNoScheduleTaintingPass(name), 8);
+    void runWorkers(
+      this.nodeQueue,
+      async (name) => {
+        await this.doNoScheduleTaintingPass(name);
+        await this.reconcileNodeLabels(name);
+      },
+      8,
+    );
     void runWorkers(this.podQueue, (key) => this.processPod(key), 4);
     this.schedule(() => this.tick(), 0, this.o.nodeMonitorPeriodMs);
     this.schedule(() => this.doNoExecuteTaintingPass(), nodeEvictionPeriodMs, nodeEvictionPeriodMs);
@@ -179,6 +187,19 @@ export class NodeLifecycleController implements Controller {
     const { add, remove } = noScheduleTaintDiff(node);
     if (add.length === 0 && remove.length === 0) return;
     await this.swapNodeControllerTaint(nodeName, add, remove);
+  }
+
+  /** `reconcileNodeLabels`. */
+  async reconcileNodeLabels(nodeName: string): Promise<void> {
+    const node = this.nodeInformer.get(nodeName);
+    if (node === undefined) return;
+    const set = reconcileNodeLabels(node);
+    if (set === undefined) return;
+    try {
+      await this.ctx.client.patch(resources.nodes, nodeName, 'merge', { metadata: { labels: set } });
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
   }
 
   /** `SwapNodeControllerTaint`: read the node fresh, swap, retry on conflict. */
