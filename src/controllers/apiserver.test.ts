@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Endpoints, Pod } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
+import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+import { isApiError } from '../api/errors.js';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import { resources } from '../api/resources.js';
 import { ensurePki } from '../bootstrap/pki.js';
@@ -156,4 +158,37 @@ void test('a deleted namespace is emptied and finalized; Services get Endpoints 
   });
   await client.delete(resources.namespaces, 'team');
   await until(async () => gone(() => client.get(resources.namespaces, 'team')), 30_000);
+});
+
+void test('a PodDisruptionBudget kept by the disruption controller makes pods/eviction answer 429, then allow', async (t) => {
+  const { client } = await startEnv(t, [names.ReplicaSet, names.Disruption, names.ServiceAccount]);
+  await until(async () => !(await gone(() => client.get(resources.serviceaccounts, 'default', { namespace: 'default' }))));
+  await client.create(
+    resources.replicasets,
+    { apiVersion: 'apps/v1', kind: 'ReplicaSet', metadata: { name: 'db', namespace: 'default' }, spec: { replicas: 2, selector: { matchLabels: { app: 'db' } }, template: { metadata: { labels: { app: 'db' } }, spec: { containers: [{ name: 'c', image: 'postgres' }] } } } },
+    { namespace: 'default' },
+  );
+  await until(async () => (await client.list<Pod>(resources.pods, { namespace: 'default' })).items.length === 2);
+  for (const p of (await client.list<Pod>(resources.pods, { namespace: 'default' })).items) {
+    await client.update(resources.pods, { ...p, status: { phase: 'Running', conditions: [{ type: 'Ready', status: 'True' }] } }, { namespace: 'default', subresource: 'status' });
+  }
+  await client.create(
+    resources.poddisruptionbudgets,
+    { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', metadata: { name: 'db', namespace: 'default' }, spec: { minAvailable: 2, selector: { matchLabels: { app: 'db' } } } },
+    { namespace: 'default' },
+  );
+  await until(async () => (await client.get<PodDisruptionBudget>(resources.poddisruptionbudgets, 'db', { namespace: 'default' })).status?.currentHealthy === 2);
+  const pdb = await client.get<PodDisruptionBudget>(resources.poddisruptionbudgets, 'db', { namespace: 'default' });
+  assert.deepEqual([pdb.status?.desiredHealthy, pdb.status?.expectedPods, pdb.status?.disruptionsAllowed], [2, 2, 0]);
+  assert.equal(pdb.status?.conditions?.[0]?.reason, 'InsufficientPods');
+  const victim = (await client.list<Pod>(resources.pods, { namespace: 'default' })).items[0]?.metadata?.name ?? '';
+  const evict = (): Promise<unknown> =>
+    client.createSubresource(resources.pods, victim, 'eviction', { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: victim, namespace: 'default' } }, { namespace: 'default' });
+  await assert.rejects(evict(), (e: unknown) => isApiError(e) && e.code === 429 && e.message === "Cannot evict pod as it would violate the pod's disruption budget.");
+  const cur = await client.get<PodDisruptionBudget>(resources.poddisruptionbudgets, 'db', { namespace: 'default' });
+  await client.update(resources.poddisruptionbudgets, { ...cur, spec: { ...cur.spec, minAvailable: 1 } }, { namespace: 'default' });
+  await until(async () => (await client.get<PodDisruptionBudget>(resources.poddisruptionbudgets, 'db', { namespace: 'default' })).status?.disruptionsAllowed === 1);
+  await evict();
+  const after = await client.get<PodDisruptionBudget>(resources.poddisruptionbudgets, 'db', { namespace: 'default' });
+  assert.ok(after.status?.disruptedPods?.[victim] !== undefined || after.status?.disruptionsAllowed === 0);
 });

@@ -87,6 +87,8 @@ export class ControllerManager {
     this.started = false;
     if (this.elector !== undefined) await this.elector.stop();
     this.stopControllers();
+    // Syncs in flight when the queues shut down may still record events: let them finish, then flush.
+    await new Promise((r) => setTimeout(r, 20));
     await Promise.all(this.recorders.map((r) => r.flush()));
     this.recorders = [];
   }
