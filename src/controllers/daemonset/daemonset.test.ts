@@ -242,3 +242,32 @@ void test('rolling update replaces one pod at a time (maxUnavailable 1) and reco
   const revs = client.peekAll<ControllerRevision>(resources.controllerrevisions).map((r) => r.revision).sort();
   assert.deepEqual(revs, [1, 2]);
 });
+
+void test('failed daemon pods are replaced with a per-node backoff (1 s doubling)', async (t) => {
+  const { client, ctx } = await setup(t);
+  await client.create(resources.nodes, makeNode('linux-1'));
+  await client.create(resources.daemonsets, linuxDaemonSet());
+  await waitFor(() => client.peekAll<Pod>(resources.pods).length === 1);
+  const fail = async (): Promise<void> => {
+    for (const p of client.peekAll<Pod>(resources.pods)) {
+      if (p.status?.phase !== 'Failed') await client.update(resources.pods, { ...p, status: { phase: 'Failed' } }, { subresource: 'status' });
+    }
+    await ctx.settle();
+  };
+  await fail();
+  const deletes = (): number => client.actions.filter((a) => a.verb === 'delete' && a.resource === 'pods').length;
+  assert.equal(deletes(), 1, 'the first failure is replaced at once');
+  assert.ok(ctx.events.some((e) => e.reason === 'FailedDaemonPod' && /^Found failed daemon pod default\/agent-\w+ on node linux-1, will try to kill it$/.test(e.message)));
+  await fail();
+  assert.equal(deletes(), 1, 'a second failure within 1 s waits');
+  ctx.clock.step(1000);
+  await ctx.settle();
+  assert.equal(deletes(), 2);
+  await fail();
+  ctx.clock.step(1000);
+  await ctx.settle();
+  assert.equal(deletes(), 2, 'then 2 s');
+  ctx.clock.step(1000);
+  await ctx.settle();
+  assert.equal(deletes(), 3);
+});

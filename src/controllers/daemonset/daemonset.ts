@@ -39,6 +39,8 @@ import {
 
 /** `BurstReplicas` of the DaemonSet controller. */
 export const burstReplicas = 250;
+export const failedPodsBackoffInitialMs = 1000;
+export const failedPodsBackoffMaxMs = 15 * 60 * 1000;
 
 export const reasons = {
   SuccessfulCreate: 'SuccessfulCreate',
@@ -88,6 +90,11 @@ export class DaemonSetController implements Controller {
   private readonly historyInformer: Informer<ControllerRevision>;
   private readonly recorder: EventRecorder;
   readonly expectations: Expectations;
+  /**
+   * `failedPodsBackoff` (flowcontrol.Backoff, 1 s doubling to 15 min) per DaemonSet and node: a node that
+   * keeps failing the daemon pod (the kubelet rejects it) is not hammered with delete and create.
+   */
+  private readonly failedPodsBackoff = new Map<string, { delayMs: number; lastUpdate: number }>();
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -307,6 +314,15 @@ export class DaemonSetController implements Controller {
         for (const p of pods ?? []) {
           if (p.metadata?.deletionTimestamp !== undefined) continue;
           if (p.status?.phase === 'Failed') {
+            const backoffKey = `${objectKey(ds)}/${name}`;
+            const now = this.ctx.clock.now();
+            const b = this.failedPodsBackoff.get(backoffKey);
+            if (b !== undefined && now - b.lastUpdate < b.delayMs) {
+              this.queue.addAfter(objectKey(ds), b.delayMs - (now - b.lastUpdate));
+              continue;
+            }
+            const expired = b === undefined || now - b.lastUpdate > 2 * failedPodsBackoffMaxMs;
+            this.failedPodsBackoff.set(backoffKey, { delayMs: expired ? failedPodsBackoffInitialMs : Math.min(b.delayMs * 2, failedPodsBackoffMaxMs), lastUpdate: now });
             this.recorder.event(ds, 'Warning', reasons.FailedDaemonPod, `Found failed daemon pod ${nsOf(p)}/${p.metadata?.name ?? ''} on node ${name}, will try to kill it`);
             toDelete.push(p.metadata?.name ?? '');
           } else if (p.status?.phase === 'Succeeded') toDelete.push(p.metadata?.name ?? '');
