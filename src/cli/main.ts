@@ -7,6 +7,7 @@ import { runUp } from './up.js';
 import { runInit } from './init.js';
 import { runJoin } from './join.js';
 import { runToken } from './token.js';
+import { runCheckCommand } from './check.js';
 
 const usage = `kubemix: Kubernetes-compatible heterogeneous clusters (Linux and Windows, amd64 and arm64) without the machines
 
@@ -14,6 +15,7 @@ Usage:
   kubemix up [--config FILE] [--data-dir DIR] [--port N] [--kubeconfig FILE] [--store sqlite|etcd] [--etcd-endpoints URLS]
   kubemix init [--data-dir DIR] [--port N] [--node-name NAME] [--advertise-address IP] [--pod-network-cidr CIDR] [--service-cidr CIDR]
   kubemix join HOST:PORT --token TOKEN --discovery-token-ca-cert-hash sha256:HEX --node-name NAME [--os --arch --windows-build --count K ...]
+  kubemix check -f PATH [-f PATH...] [--cluster FILE | --kubeconfig FILE] [-o table|json|junit]
   kubemix token create|list|delete [--ttl DURATION] [--print-join-command] [--kubeconfig FILE | --data-dir DIR]
 
 Run 'kubemix <command> --help' for a command's flags.
@@ -30,6 +32,8 @@ export async function main(argv: string[]): Promise<number> {
       return runJoin(rest);
     case 'token':
       return runToken(rest);
+    case 'check':
+      return runCheckCommand(rest);
     case undefined:
     case 'help':
     case '--help':
