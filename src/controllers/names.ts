@@ -18,6 +18,7 @@ export const names = {
   CronJob: 'cronjob-controller',
   ServiceAccount: 'serviceaccount-controller',
   RootCACertPublisher: 'root-ca-certificate-publisher-controller',
+  PodGC: 'pod-garbage-collector-controller',
   /** Approves and signs kubelet client CSRs (upstream's csrapproving and csrsigning together). */
   CertificateSigning: 'certificatesigningrequest-signing-controller',
   TokenCleaner: 'token-cleaner-controller',

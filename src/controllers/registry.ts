@@ -18,6 +18,7 @@ import * as replicaset from './replicaset/replicaset.js';
 import * as csrSigning from './csr-signing/csr-signing.js';
 import * as tokenCleaner from './bootstrap-token-cleaner/bootstrap-token-cleaner.js';
 import * as bootstrapSigner from './bootstrap-token-cleaner/bootstrap-signer.js';
+import * as podgc from './podgc/podgc.js';
 import * as statefulset from './statefulset/statefulset.js';
 import * as taintEviction from './taint-eviction/taint-eviction.js';
 import * as serviceAccount from './serviceaccount/serviceaccount.js';
@@ -73,6 +74,7 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.StatefulSet, (ctx) => statefulset.create(ctx));
   register(m, names.Job, (ctx) => job.create(ctx));
   register(m, names.CronJob, (ctx) => cronjob.create(ctx));
+  register(m, names.PodGC, (ctx) => podgc.create(ctx));
   register(m, names.CertificateSigning, (ctx, o) =>
     csrSigning.create(ctx, o.clusterSigningCertPem === undefined || o.clusterSigningKeyPem === undefined ? {} : { ca: { certPem: o.clusterSigningCertPem, keyPem: o.clusterSigningKeyPem } }),
   );
