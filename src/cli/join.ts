@@ -8,6 +8,7 @@ import { HttpClient } from '../client/http-client.js';
 import { NodeHost } from '../node/index.js';
 import { discoverCluster, JoinError, tlsBootstrap } from '../bootstrap/join.js';
 import { nodeSpecs } from '../bootstrap/node-spec.js';
+import { parseDuration } from '../bootstrap/token.js';
 import { isClusterConfigError } from '../cluster/index.js';
 import { parseFlags, UsageError } from './_flags.js';
 
@@ -47,6 +48,9 @@ export async function runJoin(args: string[]): Promise<number> {
         memory: { type: 'string' },
         'max-pods': { type: 'string' },
         count: { type: 'string' },
+        // Hidden: the kubelet's timings (tests shorten them).
+        'lease-renew-interval': { type: 'string' },
+        'node-status-update-frequency': { type: 'string' },
         help: { type: 'boolean', short: 'h' },
       },
       true,
@@ -83,6 +87,12 @@ export async function runJoin(args: string[]): Promise<number> {
     if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag}: invalid value "${s}"`);
     return n;
   };
+  const leaseRenewIntervalMs = v['lease-renew-interval'] === undefined ? undefined : parseDuration(v['lease-renew-interval']);
+  const nodeStatusUpdateFrequencyMs = v['node-status-update-frequency'] === undefined ? undefined : parseDuration(v['node-status-update-frequency']);
+  if ((v['lease-renew-interval'] !== undefined && leaseRenewIntervalMs === undefined) || (v['node-status-update-frequency'] !== undefined && nodeStatusUpdateFrequencyMs === undefined)) {
+    process.stderr.write('kubemix join: invalid duration\n');
+    return 2;
+  }
   const labels: Record<string, string> = {};
   for (const kv of (v['node-labels'] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '')) {
     const i = kv.indexOf('=');
@@ -136,7 +146,13 @@ export async function runJoin(args: string[]): Promise<number> {
     for (const spec of specs) {
       const { certPem, keyPem } = await tlsBootstrap({ cluster, token: v.token, nodeName: spec.name });
       const client = new HttpClient({ server: cluster.server, ca: cluster.caPem, cert: certPem, key: keyPem, userAgent: `kubelet/${spec.name}` });
-      const host = new NodeHost({ client, nodes: [spec], cni: 'daemonset' });
+      const host = new NodeHost({
+        client,
+        nodes: [spec],
+        cni: 'daemonset',
+        ...(leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs } : {}),
+        ...(nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs } : {}),
+      });
       hosts.push(host);
       await host.start();
     }
