@@ -364,6 +364,14 @@ export class Subresources {
       groups?: string[];
       namespace?: string;
     };
+    if (def.resource === 'selfsubjectreviews') {
+      // `kubectl auth whoami`: the user as authentication saw it.
+      const userInfo: Record<string, unknown> = { username: user.username };
+      if (user.uid !== undefined) userInfo['uid'] = user.uid;
+      userInfo['groups'] = user.groups;
+      if (user.extra !== undefined) userInfo['extra'] = user.extra;
+      return { kind: def.kind, apiVersion: apiVersionOf(def), metadata: { creationTimestamp: null }, status: { userInfo } };
+    }
     const out: Record<string, unknown> = { kind: def.kind, apiVersion: apiVersionOf(def), metadata: { creationTimestamp: null }, spec: body['spec'] ?? {} };
     if (def.resource === 'selfsubjectrulesreviews') {
       const authz = this.o.authorizer;

@@ -180,5 +180,6 @@ describe('kubectl against kubemix', () => {
   test('auth can-i answers yes for the admin', async () => {
     assert.equal(await c.kubectl(['auth', 'can-i', 'create', 'pods']), 'yes\n');
     assert.equal(await c.kubectl(['auth', 'can-i', '*', '*', '--all-namespaces']), 'yes\n');
+    assert.match(await c.kubectl(['auth', 'whoami']), /^ATTRIBUTE\s+VALUE\nUsername\s+kubernetes-admin\nGroups\s+\[system:masters system:authenticated\]\n$/);
   });
 });

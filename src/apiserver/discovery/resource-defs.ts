@@ -75,6 +75,8 @@ const served: Record<string, Record<string, readonly string[]>> = {
     replicasets: ['scale', 'status'],
     statefulsets: ['scale', 'status'],
   },
+  // Not in the captured fixtures: written from the 1.32 API (SelfSubjectReview is GA since 1.28).
+  'authentication.k8s.io/v1': { selfsubjectreviews: [] },
   'authorization.k8s.io/v1': {
     localsubjectaccessreviews: [],
     selfsubjectaccessreviews: [],
@@ -96,7 +98,7 @@ const served: Record<string, Record<string, readonly string[]>> = {
   'apiextensions.k8s.io/v1': { customresourcedefinitions: ['status'] },
 };
 
-const virtualGroups = new Set(['authorization.k8s.io']);
+const virtualGroups = new Set(['authorization.k8s.io', 'authentication.k8s.io']);
 
 function dataFile(groupVersion: string): string {
   return groupVersion === 'v1' ? 'api_v1.json' : `apis_${groupVersion.replace('/', '_')}.json`;
