@@ -19,6 +19,7 @@ export const names = {
   ServiceAccount: 'serviceaccount-controller',
   RootCACertPublisher: 'root-ca-certificate-publisher-controller',
   PodGC: 'pod-garbage-collector-controller',
+  TTLAfterFinished: 'ttl-after-finished-controller',
   /** Approves and signs kubelet client CSRs (upstream's csrapproving and csrsigning together). */
   CertificateSigning: 'certificatesigningrequest-signing-controller',
   TokenCleaner: 'token-cleaner-controller',

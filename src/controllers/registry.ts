@@ -21,6 +21,7 @@ import * as bootstrapSigner from './bootstrap-token-cleaner/bootstrap-signer.js'
 import * as podgc from './podgc/podgc.js';
 import * as statefulset from './statefulset/statefulset.js';
 import * as taintEviction from './taint-eviction/taint-eviction.js';
+import * as ttlAfterFinished from './ttl-after-finished/ttl-after-finished.js';
 import * as serviceAccount from './serviceaccount/serviceaccount.js';
 import * as rootCAPublisher from './root-ca-publisher/root-ca-publisher.js';
 
@@ -75,6 +76,7 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.Job, (ctx) => job.create(ctx));
   register(m, names.CronJob, (ctx) => cronjob.create(ctx));
   register(m, names.PodGC, (ctx) => podgc.create(ctx));
+  register(m, names.TTLAfterFinished, (ctx) => ttlAfterFinished.create(ctx));
   register(m, names.CertificateSigning, (ctx, o) =>
     csrSigning.create(ctx, o.clusterSigningCertPem === undefined || o.clusterSigningKeyPem === undefined ? {} : { ca: { certPem: o.clusterSigningCertPem, keyPem: o.clusterSigningKeyPem } }),
   );
