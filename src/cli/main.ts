@@ -4,6 +4,7 @@
  * returns an exit code; usage errors exit 2.
  */
 import { runUp } from './up.js';
+import { runNodes } from './nodes.js';
 import { runInit } from './init.js';
 import { runJoin } from './join.js';
 import { runToken } from './token.js';
@@ -17,6 +18,7 @@ Usage:
   kubemix join HOST:PORT --token TOKEN --discovery-token-ca-cert-hash sha256:HEX --node-name NAME [--os --arch --windows-build --count K ...]
   kubemix check -f PATH [-f PATH...] [--cluster FILE | --kubeconfig FILE] [-o table|json|junit]
   kubemix token create|list|delete [--ttl DURATION] [--print-join-command] [--kubeconfig FILE | --data-dir DIR]
+  kubemix nodes add|remove --group G --count N [--kubeconfig FILE | --data-dir DIR]
 
 Run 'kubemix <command> --help' for a command's flags.
 `;
@@ -26,6 +28,8 @@ export async function main(argv: string[]): Promise<number> {
   switch (command) {
     case 'up':
       return runUp(rest);
+    case 'nodes':
+      return runNodes(rest);
     case 'init':
       return runInit(rest);
     case 'join':

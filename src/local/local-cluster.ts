@@ -12,10 +12,23 @@ import { createApiServer } from '../apiserver/wiring.js';
 import type { ApiServer } from '../apiserver/server.js';
 import { InProcessClient } from '../apiserver/in-process-client.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
-import { isAlreadyExists } from '../api/errors.js';
+import { isAlreadyExists, isConflict, isNotFound } from '../api/errors.js';
+import { resources } from '../api/resources.js';
+import type { ConfigMap, Pod } from 'kubernetes-types/core/v1.js';
+import { createInformer, type Informer } from '../client/index.js';
 import type { Client, KubeObject } from '../client/client.js';
 import { writeKubeconfig } from '../client/kubeconfig.js';
-import { expandCluster, type ClusterSpec, type NodeSpec } from '../cluster/index.js';
+import type { ClusterSpec, NodeSpec } from '../cluster/index.js';
+import {
+  clusterStateConfigMap,
+  clusterStateName,
+  clusterStateNamespace,
+  decodeClusterState,
+  nodesOfState,
+  stateFromSpec,
+  type ClusterState,
+} from './cluster-state.js';
+import { drainNode } from './drain.js';
 import { ControllerManager } from '../controllers/manager.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { NodeHost, NodePortProxy, kubeSystemAddons } from '../node/index.js';
@@ -39,8 +52,12 @@ export interface LocalClusterOptions {
   nodeStatusUpdateFrequencyMs?: number;
   /** Simulated registry bandwidth per node, bytes/s (default: the node agent's 200 MB/s). Tests raise it. */
   pullBandwidthBytesPerSecond?: number;
-  /** Called as nodes register: (registered, total). */
+  /** Called as nodes register: (registered, total), at start and when node groups grow. */
   onProgress?: (registered: number, total: number) => void;
+  /** Called when the node groups change on a running cluster (`kubemix nodes add|remove`). */
+  onNodesChanged?: (change: { added: string[]; removed: string[] }) => void;
+  /** Drain timing for removed nodes (tests shorten it). */
+  drainRetryMs?: number;
   log?: (message: string) => void;
 }
 
@@ -65,10 +82,26 @@ export class LocalCluster {
   private controllers: ControllerManager | undefined;
   private nodeHost: NodeHost | undefined;
   private proxy: NodePortProxy | undefined;
-  readonly nodes: NodeSpec[];
+  private stateInformer: Informer<ConfigMap> | undefined;
+  private state: ClusterState;
+  private hosted = new Map<string, NodeSpec>();
+  private reconciling: Promise<void> = Promise.resolve();
+  private stopped = false;
+  /** Whether start() found the cluster's state in the store (a resumed cluster). */
+  resumed = false;
 
   constructor(private readonly o: LocalClusterOptions) {
-    this.nodes = expandCluster(o.spec);
+    this.state = stateFromSpec(o.spec);
+  }
+
+  /** The cluster's nodes as its stored node groups say (after start: as resumed). */
+  get nodes(): NodeSpec[] {
+    return nodesOfState(this.state);
+  }
+
+  /** The cluster spec in effect (after start: the stored one on a resumed cluster). */
+  get spec(): ClusterSpec {
+    return this.state.spec;
   }
 
   get kubeconfigPath(): string {
@@ -124,19 +157,107 @@ export class LocalCluster {
     this.scheduler = new Scheduler({ client: client('system:kube-scheduler', []) });
     this.scheduler.start();
     if (this.o.addons !== false) await this.installAddons(this.adminClient());
+    await this.loadState(this.adminClient());
+    const nodes = this.nodes;
+    for (const n of nodes) this.hosted.set(n.name, n);
     this.nodeHost = new NodeHost({
       client: new InProcessClient(server, { user: nodeHostUser() }),
-      nodes:
-        this.o.pullBandwidthBytesPerSecond === undefined
-          ? this.nodes
-          : this.nodes.map((n) => ({ ...n, pullBandwidthBytesPerSecond: this.o.pullBandwidthBytesPerSecond })),
+      nodes: nodes.map((n) => this.simulated(n)),
+      watchAllNodes: true,
       ...(this.o.leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs: this.o.leaseRenewIntervalMs } : {}),
       ...(this.o.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: this.o.nodeStatusUpdateFrequencyMs } : {}),
       ...(this.o.onProgress !== undefined ? { onRegistered: this.o.onProgress } : {}),
     });
     await this.nodeHost.start();
-    this.proxy = new NodePortProxy({ client: client('system:kube-proxy', []), nodes: this.nodeHost });
+    // The host runs every node's kube-proxy, so it acts with the node host's identity.
+    this.proxy = new NodePortProxy({ client: new InProcessClient(server, { user: nodeHostUser() }), nodes: this.nodeHost });
     await this.proxy.start();
+    this.watchState();
+  }
+
+  private simulated(n: NodeSpec): NodeSpec & { pullBandwidthBytesPerSecond?: number } {
+    return this.o.pullBandwidthBytesPerSecond === undefined ? n : { ...n, pullBandwidthBytesPerSecond: this.o.pullBandwidthBytesPerSecond };
+  }
+
+  /** Reads the stored node groups (a resumed cluster) or stores the config's (a new one). */
+  private async loadState(client: Client): Promise<void> {
+    try {
+      const cm = await client.get<ConfigMap>(resources.configmaps, clusterStateName, { namespace: clusterStateNamespace });
+      this.state = decodeClusterState(cm);
+      this.resumed = true;
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+      try {
+        await client.create(resources.configmaps, clusterStateConfigMap(this.state), { namespace: clusterStateNamespace });
+      } catch (err) {
+        if (!isAlreadyExists(err)) throw err;
+        await this.loadState(client);
+      }
+    }
+  }
+
+  /** Reconciles the hosted nodes whenever `kube-system/kubemix-cluster` changes. */
+  private watchState(): void {
+    const inf = (this.stateInformer = createInformer<ConfigMap>(this.adminClient(), resources.configmaps, {
+      namespace: clusterStateNamespace,
+      fieldSelector: `metadata.name=${clusterStateName}`,
+      ...(this.o.log !== undefined ? { log: this.o.log } : {}),
+    }));
+    const changed = (cm: ConfigMap): void => {
+      let state: ClusterState;
+      try {
+        state = decodeClusterState(cm);
+      } catch (e) {
+        this.o.log?.(`ignoring ${clusterStateNamespace}/${clusterStateName}: ${(e as Error).message}`);
+        return;
+      }
+      this.reconciling = this.reconciling.then(() => this.reconcile(state)).catch((e: unknown) => this.o.log?.(`reconciling node groups failed: ${String(e)}`));
+    };
+    inf.addHandlers({ onAdd: changed, onUpdate: (_o, cm) => changed(cm) });
+    inf.start();
+  }
+
+  /** Waits for node-group changes in progress (tests). */
+  async settled(): Promise<void> {
+    await this.reconciling;
+  }
+
+  /**
+   * Brings the hosted nodes to the state: new nodes register (with progress); removed ones are drained
+   * through the API (cordon, evictions), stop being hosted, and their Node and Lease are deleted, then the
+   * pods still bound to them (DaemonSet pods), as the pod GC's orphan sweep does.
+   */
+  private async reconcile(state: ClusterState): Promise<void> {
+    const host = this.nodeHost;
+    if (host === undefined || this.stopped) return;
+    this.state = state;
+    const want = new Map(nodesOfState(state).map((n) => [n.name, n]));
+    const added = [...want.values()].filter((n) => !this.hosted.has(n.name));
+    const removed = [...this.hosted.keys()].filter((name) => !want.has(name));
+    if (added.length === 0 && removed.length === 0) return;
+    const admin = this.adminClient();
+    for (const n of added) this.hosted.set(n.name, n);
+    if (added.length > 0) await host.addNodes(added.map((n) => this.simulated(n)), this.o.onProgress);
+    await Promise.all(
+      removed.map(async (name) => {
+        await drainNode(admin, name, {
+          cancelled: () => this.stopped,
+          ...(this.o.drainRetryMs !== undefined ? { retryMs: this.o.drainRetryMs, pollMs: Math.min(this.o.drainRetryMs, 1_000) } : {}),
+          ...(this.o.log !== undefined ? { log: this.o.log } : {}),
+        });
+        if (this.stopped) return;
+        await host.removeNodes([name]);
+        this.hosted.delete(name);
+        await deleteIgnoringNotFound(() => admin.delete(resources.nodes, name));
+        await deleteIgnoringNotFound(() => admin.delete(resources.leases, name, { namespace: 'kube-node-lease' }));
+        const left = await admin.list<Pod>(resources.pods, { fieldSelector: `spec.nodeName=${name}` });
+        for (const p of left.items) {
+          const namespace = p.metadata?.namespace ?? 'default';
+          await deleteIgnoringNotFound(() => admin.delete(resources.pods, p.metadata?.name ?? '', { namespace, gracePeriodSeconds: 0 }));
+        }
+      }),
+    );
+    if (!this.stopped) this.o.onNodesChanged?.({ added: added.map((n) => n.name), removed });
   }
 
   /** Creates each add-on object unless it exists (a resumed cluster keeps the user's changes). */
@@ -154,9 +275,14 @@ export class LocalCluster {
 
   /** Stops every component, in reverse order, then the server and the store. Idempotent. */
   async stop(): Promise<void> {
+    this.stopped = true;
+    this.stateInformer?.stop();
+    this.stateInformer = undefined;
     await this.proxy?.stop();
     this.proxy = undefined;
     await this.nodeHost?.shutdown();
+    // A node-group change in progress ends at its next step (registration and drains stop with the host).
+    await this.reconciling;
     this.nodeHost = undefined;
     await this.scheduler?.stop();
     this.scheduler = undefined;
@@ -175,4 +301,12 @@ export function resourceOf(server: ApiServer, obj: KubeObject): ResourceType {
   const def = server.table.all().find((d) => d.group === (group ?? '') && d.version === (version ?? '') && d.kind === obj.kind);
   if (def === undefined) throw new Error(`no served resource for ${obj.apiVersion ?? ''} ${obj.kind ?? ''}`);
   return def;
+}
+
+async function deleteIgnoringNotFound(fn: () => Promise<unknown>): Promise<void> {
+  try {
+    await fn();
+  } catch (e) {
+    if (!isNotFound(e) && !isConflict(e)) throw e;
+  }
 }

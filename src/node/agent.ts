@@ -63,6 +63,11 @@ export interface NodeHostOptions {
   registrationConcurrency?: number;
   /** Called after each node registers: (registered so far, total), for progress output. */
   onRegistered?: (registered: number, total: number) => void;
+  /**
+   * Watch every node's pods even when hosting a single node (default: a single node watches only its own
+   * pods, by field selector). Set it when nodes will be added later with `addNodes`.
+   */
+  watchAllNodes?: boolean;
   podWorkerTimings?: Partial<PodWorkerTimings>;
   /** Simulated per-pull latency, ms (default 300). */
   pullLatencyMs?: number;
@@ -196,20 +201,21 @@ export class NodeHost implements NodeHostView {
     this.statusUpdateMs = opts.nodeStatusUpdateFrequencyMs ?? 10_000;
     this.statusReportMs = opts.nodeStatusReportFrequencyMs ?? 300_000;
     this.timings = { ...defaultPodWorkerTimings, ...opts.podWorkerTimings };
-    const recorderFor = opts.recorderFor ?? ((host: string) => createEventRecorder(this.client, { component: 'kubelet', host, clock: this.clock }));
     for (const spec of opts.nodes) {
       if (this.nodes.has(spec.name)) throw new Error(`node ${spec.name} listed twice`);
-      this.nodes.set(
-        spec.name,
-        new SimulatedNode(spec, this, {
-          catalog: this.catalog,
-          networkReady: opts.cni === 'preinstalled',
-          recorder: recorderFor(spec.name),
-          timings: this.timings,
-          pullLatencyMs: opts.pullLatencyMs ?? 300,
-        }),
-      );
+      this.nodes.set(spec.name, this.newNode(spec));
     }
+  }
+
+  private newNode(spec: SimulatedNodeSpec): SimulatedNode {
+    const recorder = this.opts.recorderFor?.(spec.name) ?? createEventRecorder(this.client, { component: 'kubelet', host: spec.name, clock: this.clock });
+    return new SimulatedNode(spec, this, {
+      catalog: this.catalog,
+      networkReady: this.opts.cni === 'preinstalled',
+      recorder,
+      timings: this.timings,
+      pullLatencyMs: this.opts.pullLatencyMs ?? 300,
+    });
   }
 
   now(): number {
@@ -296,7 +302,7 @@ export class NodeHost implements NodeHostView {
     if (this.running) return;
     this.running = true;
     for (const n of this.nodes.values()) this.preload(n);
-    const single = this.nodes.size === 1 ? [...this.nodes.keys()][0] : undefined;
+    const single = this.nodes.size === 1 && this.opts.watchAllNodes !== true ? [...this.nodes.keys()][0] : undefined;
     this.runtimeClassInformer = createInformer<RuntimeClass>(this.client, resources.runtimeclasses, { clock: this.clock, log: this.log });
     this.nodeInformer = createInformer<Node>(this.client, resources.nodes, {
       clock: this.clock,
@@ -321,7 +327,16 @@ export class NodeHost implements NodeHostView {
     });
     this.podInformer.start();
 
-    const all = [...this.nodes.values()];
+    this.startHeartbeats([...this.nodes.values()]);
+  }
+
+  /** Whether `n` is running here (not stopped, not removed). */
+  private hosts(n: SimulatedNode): boolean {
+    return this.running && this.nodes.get(n.spec.name) === n;
+  }
+
+  private startHeartbeats(nodes: readonly SimulatedNode[]): void {
+    const all = nodes.filter((n) => this.hosts(n));
     all.forEach((n, i) => {
       // Spread heartbeats evenly over the interval.
       const offset = all.length > 1 ? Math.floor((i * this.leaseRenewIntervalMs) / all.length) : 0;
@@ -329,6 +344,54 @@ export class NodeHost implements NodeHostView {
       const statusOffset = all.length > 1 ? Math.floor((i * this.statusUpdateMs) / all.length) : 0;
       n.statusTimer = this.clock.setTimeout(() => this.statusTick(n), this.statusUpdateMs + statusOffset);
     });
+  }
+
+  /**
+   * Hosts more nodes on a running host: registers them (reporting through `onRegistered` as at start),
+   * starts their heartbeats and picks up pods already bound to them. Resolves once all registered.
+   * Names already hosted are refused.
+   */
+  async addNodes(specs: readonly SimulatedNodeSpec[], onRegistered?: (registered: number, total: number) => void): Promise<void> {
+    const seen = new Set<string>();
+    for (const spec of specs) {
+      if (this.nodes.has(spec.name) || seen.has(spec.name)) throw new Error(`node ${spec.name} is already hosted`);
+      seen.add(spec.name);
+    }
+    const added = specs.map((spec) => this.newNode(spec));
+    for (const n of added) this.nodes.set(n.spec.name, n);
+    if (!this.running) return;
+    for (const n of added) this.preload(n);
+    await this.registerNodes(added, onRegistered ?? this.opts.onRegistered);
+    if (!this.running) return;
+    this.startHeartbeats(added);
+    // Pods bound before the node came (the informer delivered them while no node took them).
+    for (const pod of this.podInformer?.list() ?? []) {
+      if (seen.has(pod.spec?.nodeName ?? '')) this.onPod(pod);
+    }
+  }
+
+  /**
+   * Stops hosting nodes: their heartbeats and pod workers halt and queued events are written. The Node,
+   * Lease and pod objects stay as they are (the caller drains and deletes them through the API).
+   */
+  async removeNodes(names: readonly string[]): Promise<void> {
+    const removed: SimulatedNode[] = [];
+    for (const name of names) {
+      const n = this.nodes.get(name);
+      if (n === undefined) continue;
+      this.nodes.delete(name);
+      n.registered = false;
+      n.heartbeatTimer?.cancel();
+      n.statusTimer?.cancel();
+      for (const e of n.pods.values()) {
+        e.deleted = true;
+        e.timer?.cancel();
+      }
+      n.pods.clear();
+      removed.push(n);
+    }
+    await Promise.all(removed.map((n) => n.recorder.flush()));
+    for (const n of removed) n.recorder.stop();
   }
 
   /** Waits until the shared informers have synced (tests). */
@@ -378,13 +441,16 @@ export class NodeHost implements NodeHostView {
   // ---- registration ----
 
   private async registerAll(): Promise<void> {
-    const all = [...this.nodes.values()];
+    await this.registerNodes([...this.nodes.values()], this.opts.onRegistered);
+  }
+
+  private async registerNodes(all: readonly SimulatedNode[], onRegistered: ((registered: number, total: number) => void) | undefined): Promise<void> {
     let next = 0;
     let registered = 0;
     const workers = Array.from({ length: Math.min(this.opts.registrationConcurrency ?? 32, all.length) }, async () => {
       for (let n = all[next++]; n !== undefined && this.running; n = all[next++]) {
         await this.registerWithRetry(n);
-        this.opts.onRegistered?.(++registered, all.length);
+        onRegistered?.(++registered, all.length);
       }
     });
     await Promise.all(workers);
@@ -392,7 +458,7 @@ export class NodeHost implements NodeHostView {
 
   private async registerWithRetry(n: SimulatedNode): Promise<void> {
     let delay = 500;
-    while (this.running && !n.registered) {
+    while (this.hosts(n) && !n.registered) {
       try {
         await this.register(n);
         n.registered = true;
@@ -452,7 +518,7 @@ export class NodeHost implements NodeHostView {
   // ---- heartbeats ----
 
   private heartbeat(n: SimulatedNode): void {
-    if (!this.running) return;
+    if (!this.hosts(n)) return;
     n.heartbeatTimer = this.clock.setTimeout(() => this.heartbeat(n), this.leaseRenewIntervalMs);
     if (!n.registered) return;
     this.renewLease(n).catch((err: unknown) => this.log(`renewing the lease of ${n.spec.name} failed`, err));
@@ -518,7 +584,7 @@ export class NodeHost implements NodeHostView {
   }
 
   private statusTick(n: SimulatedNode): void {
-    if (!this.running) return;
+    if (!this.hosts(n)) return;
     n.statusTimer = this.clock.setTimeout(() => this.statusTick(n), this.statusUpdateMs);
     if (!n.registered) return;
     const changed = this.statusKey(n) !== n.lastStatusKey;
