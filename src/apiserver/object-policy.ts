@@ -17,6 +17,7 @@ import type { Store } from './registry/store.js';
 import type { StoredObject } from './storage/watch-cache.js';
 import type { OpenApi } from './openapi/index.js';
 import { pruneUnknownFields } from './field-validation.js';
+import { defaultCustomResource, pruneCustomResource, validateCustomResource, type JSONSchemaProps } from './crd/crd-schema.js';
 
 export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup {
   const def = (group: string, version: string, resource: string): ResourceDef => {
@@ -68,15 +69,32 @@ function attributes(req: AdmissionRequest): AdmissionAttributes {
   };
 }
 
-export function kubemixObjectPolicy(opts: { chain: AdmissionChain; lookup: () => AdmissionLookup; openapi?: OpenApi }): ObjectPolicy {
+export interface ObjectPolicyOptions {
+  chain: AdmissionChain;
+  lookup: () => AdmissionLookup;
+  openapi?: OpenApi;
+  /** The structural schema of a custom resource (from its CRD). */
+  customSchema?: (def: ResourceDef) => JSONSchemaProps | undefined;
+}
+
+export function kubemixObjectPolicy(opts: ObjectPolicyOptions): ObjectPolicy {
   const openapi = opts.openapi;
+  const custom = (def: ResourceDef): JSONSchemaProps | undefined => (def.custom ? opts.customSchema?.(def) : undefined);
   return {
-    ...(openapi !== undefined ? { pruneUnknownFields: (def: ResourceDef, obj: StoredObject) => pruneUnknownFields(openapi, def, obj) } : {}),
+    pruneUnknownFields(def: ResourceDef, obj: StoredObject): string[] {
+      const schema = custom(def);
+      if (schema !== undefined) return pruneCustomResource(schema, obj);
+      return openapi !== undefined ? pruneUnknownFields(openapi, def, obj) : [];
+    },
     applyDefaults(def, obj) {
-      if (!def.custom) applyDefaults({ group: def.group, kind: def.kind }, obj);
+      const schema = custom(def);
+      if (schema !== undefined) defaultCustomResource(schema, obj);
+      else if (!def.custom) applyDefaults({ group: def.group, kind: def.kind }, obj);
     },
     validate(def, obj: StoredObject, old, subresource) {
-      return validate({ group: def.group, kind: def.kind }, obj, old, { subresource, namespaced: def.namespaced });
+      const errs = validate({ group: def.group, kind: def.kind }, obj, old, { subresource, namespaced: def.namespaced });
+      const schema = custom(def);
+      return schema !== undefined ? [...errs, ...validateCustomResource(schema, obj)] : errs;
     },
     async admit(req) {
       await runMutating(opts.chain, attributes(req), opts.lookup());

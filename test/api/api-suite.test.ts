@@ -404,3 +404,69 @@ describe('unknown fields and fieldValidation', () => {
     assert.deepEqual(stored['data'], { a: 'b' });
   });
 });
+
+describe('custom resources follow their CRD schema', () => {
+  let srv: TestApiServer;
+  before(async () => {
+    srv = await startTestApiServer();
+  });
+  after(async () => {
+    await srv.stop();
+  });
+
+  test('unknown fields are pruned, defaults applied, and invalid values refused with the field named', async () => {
+    const c = srv.http();
+    await c.create(resources.customresourcedefinitions, {
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'gadgets.example.com' },
+      spec: {
+        group: 'example.com',
+        scope: 'Namespaced',
+        names: { plural: 'gadgets', singular: 'gadget', kind: 'Gadget' },
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: {
+              openAPIV3Schema: {
+                type: 'object',
+                properties: {
+                  spec: {
+                    type: 'object',
+                    required: ['size'],
+                    properties: {
+                      size: { type: 'string', enum: ['small', 'large'] },
+                      replicas: { type: 'integer', minimum: 1, maximum: 5, default: 1 },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        ],
+      },
+    } as Obj);
+    const gadgets = { group: 'example.com', version: 'v1', resource: 'gadgets', kind: 'Gadget', namespaced: true };
+    let created: Obj | undefined;
+    for (let i = 0; i < 50 && created === undefined; i++) {
+      try {
+        created = await c.create<Obj>(gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1', namespace: 'default' }, spec: { size: 'small', colour: 'red' } } as Obj);
+      } catch {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    }
+    assert.deepEqual(created?.['spec'], { size: 'small', replicas: 1 });
+    await rejectsWith(
+      c.create(gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g2', namespace: 'default' }, spec: { size: 'huge', replicas: 9 } } as Obj),
+      422,
+      'Gadget.example.com "g2" is invalid: [spec.size: Unsupported value: "huge": supported values: "small", "large", spec.replicas: Invalid value: 9: spec.replicas in body should be less than or equal to 5]',
+    );
+    await rejectsWith(
+      c.create(gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g3', namespace: 'default' }, spec: { replicas: 'two' } } as Obj),
+      422,
+      'Gadget.example.com "g3" is invalid: [spec.size: Required value, spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"]',
+    );
+  });
+});

@@ -8,6 +8,7 @@ import { parseSelector } from '../../api/labels.js';
 import { FieldSelector } from '../../api/fields.js';
 import { keyPrefixFor, type ResourceDef, type ResourceTable, type SubresourceDef } from '../discovery/resource-defs.js';
 import type { Store } from '../registry/store.js';
+import type { JSONSchemaProps } from './crd-schema.js';
 import { cachedJson, type CachedObject, type CacheEventType, type StoredObject } from '../storage/watch-cache.js';
 
 interface CrdNames {
@@ -114,6 +115,16 @@ export class CrdRegistrar {
   async stop(): Promise<void> {
     this.stopWatch?.();
     await this.pending;
+  }
+
+  /** The structural schema of a custom resource's version (undefined: none, or not a custom resource). */
+  schemaFor(def: ResourceDef): JSONSchemaProps | undefined {
+    if (!def.custom) return undefined;
+    for (const spec of this.specs.values()) {
+      if (spec.group !== def.group || spec.names.plural !== def.resource) continue;
+      return spec.versions.find((v) => v.name === def.version)?.schema?.openAPIV3Schema as JSONSchemaProps | undefined;
+    }
+    return undefined;
   }
 
   /** Resolves when every CRD change seen so far has been served. */

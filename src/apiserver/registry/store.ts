@@ -348,9 +348,10 @@ export class Store {
 
   /** Unknown fields are dropped; the request's fieldValidation decides between error, warning and silence. */
   private checkUnknownFields(def: ResourceDef, obj: StoredObject, ctx: RequestContext): void {
-    if (ctx.fieldValidation === undefined || ctx.applied === true) return;
+    // Custom resources are always pruned to their schema; built-in kinds from in-process callers are typed.
+    if (ctx.applied === true || (ctx.fieldValidation === undefined && !def.custom)) return;
     const unknown = this.opts.policy.pruneUnknownFields?.(def, obj) ?? [];
-    const warnings = unknownFieldOutcome(def, unknown, ctx.fieldValidation);
+    const warnings = unknownFieldOutcome(def, unknown, ctx.fieldValidation ?? 'Ignore');
     if (warnings.length > 0) (ctx.warnings ??= []).push(...warnings);
   }
 
