@@ -271,3 +271,26 @@ void test('failed daemon pods are replaced with a per-node backoff (1 s doubling
   await ctx.settle();
   assert.equal(deletes(), 3);
 });
+
+void test('rolling update with maxSurge 1 starts the new pod before deleting the old one', async (t) => {
+  const { client, ctx } = await setup(t);
+  await client.create(resources.nodes, makeNode('n1'));
+  const d = linuxDaemonSet();
+  if (d.spec !== undefined) d.spec.updateStrategy = { type: 'RollingUpdate', rollingUpdate: { maxSurge: 1, maxUnavailable: 0 } };
+  await client.create(resources.daemonsets, d);
+  await waitFor(() => client.peekAll<Pod>(resources.pods).length === 1);
+  await ctx.settle();
+  await runPods(client);
+  await ctx.settle();
+  const cur = client.peek<DaemonSet>(resources.daemonsets, 'agent', 'default') as DaemonSet;
+  const next = structuredClone(cur);
+  const c0 = next.spec?.template.spec?.containers[0];
+  if (c0 !== undefined) c0.image = 'agent:2';
+  await client.update(resources.daemonsets, next);
+  await ctx.settle();
+  const during = client.peekAll<Pod>(resources.pods).map((p) => p.spec?.containers[0]?.image).sort();
+  assert.deepEqual(during, ['agent:1', 'agent:2'], 'old and new side by side on the node');
+  await runPods(client);
+  await ctx.settle();
+  assert.deepEqual(client.peekAll<Pod>(resources.pods).map((p) => p.spec?.containers[0]?.image), ['agent:2']);
+});
