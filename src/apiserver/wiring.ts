@@ -153,6 +153,8 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
   });
   const holder: { server?: ApiServer; securityPrepare?: () => Promise<void> } = {};
   const basePolicy = kubemixObjectPolicy({
+    openapi,
+    customSchema: (def) => holder.server?.crds.schemaFor(def),
     chain: defaultAdmissionChain(),
     lookup: () => {
       const s = holder.server;

@@ -447,24 +447,24 @@ describe('custom resources follow their CRD schema', () => {
           },
         ],
       },
-    } as Obj);
+    });
     const gadgets = { group: 'example.com', version: 'v1', resource: 'gadgets', kind: 'Gadget', namespaced: true };
     let created: Obj | undefined;
     for (let i = 0; i < 50 && created === undefined; i++) {
       try {
-        created = await c.create<Obj>(gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1', namespace: 'default' }, spec: { size: 'small', colour: 'red' } } as Obj);
+        created = await c.create<Obj>(gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g1', namespace: 'default' }, spec: { size: 'small', colour: 'red' } });
       } catch {
         await new Promise((r) => setTimeout(r, 100));
       }
     }
     assert.deepEqual(created?.['spec'], { size: 'small', replicas: 1 });
     await rejectsWith(
-      c.create(gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g2', namespace: 'default' }, spec: { size: 'huge', replicas: 9 } } as Obj),
+      c.create(gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g2', namespace: 'default' }, spec: { size: 'huge', replicas: 9 } }),
       422,
       'Gadget.example.com "g2" is invalid: [spec.size: Unsupported value: "huge": supported values: "small", "large", spec.replicas: Invalid value: 9: spec.replicas in body should be less than or equal to 5]',
     );
     await rejectsWith(
-      c.create(gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g3', namespace: 'default' }, spec: { replicas: 'two' } } as Obj),
+      c.create(gadgets, { apiVersion: 'example.com/v1', kind: 'Gadget', metadata: { name: 'g3', namespace: 'default' }, spec: { replicas: 'two' } }),
       422,
       'Gadget.example.com "g3" is invalid: [spec.size: Required value, spec.replicas: Invalid value: "string": spec.replicas in body must be of type integer: "string"]',
     );

@@ -122,7 +122,7 @@ export class CrdRegistrar {
     if (!def.custom) return undefined;
     for (const spec of this.specs.values()) {
       if (spec.group !== def.group || spec.names.plural !== def.resource) continue;
-      return spec.versions.find((v) => v.name === def.version)?.schema?.openAPIV3Schema as JSONSchemaProps | undefined;
+      return spec.versions.find((v) => v.name === def.version)?.schema?.openAPIV3Schema;
     }
     return undefined;
   }
