@@ -502,19 +502,29 @@ function isDefaultToleration(t: { key?: string; effect?: string }): boolean {
   return (t.key === 'node.kubernetes.io/not-ready' || t.key === 'node.kubernetes.io/unreachable') && t.effect === 'NoExecute';
 }
 
-/** Tolerations for groups whose every node is rejected only for untolerated taints (never the control plane's). */
-function tolerationFix(sim: Simulation, groups: readonly GroupFeasibility[], _pod: Pod): Record<string, unknown>[] {
+/**
+ * Tolerations for the taints that alone reject whole groups (never the control plane's), suggested only
+ * when the scheduler then finds nodes for the pod (its filters stop at the first failure, so a taint can
+ * hide a selector mismatch).
+ */
+function tolerationFix(sim: Simulation, groups: readonly GroupFeasibility[], pod: Pod): Record<string, unknown>[] {
   const reasons: string[] = [];
   for (const g of groups) {
     if (g.feasibleNodes > 0 || g.reasons.length === 0) continue;
     if (!g.reasons.every((r) => untoleratedTaintOf(r.reason) !== undefined)) continue;
     for (const r of g.reasons) if (untoleratedTaintOf(r.reason)?.key !== 'node-role.kubernetes.io/control-plane') reasons.push(r.reason);
   }
-  return tolerationsFor(reasons, (reason) => {
+  const tols = tolerationsFor(reasons, (reason) => {
     const t = untoleratedTaintOf(reason);
     if (t === undefined) return [];
     const found: Taint[] = [];
     for (const n of sim.cluster.nodes) for (const x of n.node.spec?.taints ?? []) if (x.key === t.key && (x.value ?? '') === t.value && x.effect !== 'PreferNoSchedule') found.push(x);
     return found.slice(0, 1);
   });
+  if (tols.length === 0) return [];
+  const probe = structuredClone(pod);
+  const spec = (probe.spec ??= { containers: [] }) as { tolerations?: unknown[] };
+  spec.tolerations = [...(spec.tolerations ?? []), ...tols];
+  const helps = [...sim.feasibleNodes(probe).values()].some((r) => r === undefined);
+  return helps ? tols : [];
 }
