@@ -6,6 +6,8 @@
  * is left to the user, so nodes stay NotReady and CoreDNS Pending until a CNI DaemonSet runs.
  */
 import { mkdir } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { Backend } from '../storage/backend.js';
 import { openBackend } from '../storage/index.js';
 import { ensurePki, caCertHash, type ClusterPki } from './pki.js';
@@ -132,8 +134,9 @@ export class ControlPlane {
     this.scheduler.start();
     const addonOpts = this.o.podNetworkCIDR !== undefined ? { podNetworkCIDR: this.o.podNetworkCIDR } : {};
     await this.createAll(admin, [...kubeProxyManifests(addonOpts), ...coreDNSManifests(addonOpts)]);
+    const nodeClient = new InProcessClient(server, { user: { username: `system:node:${this.node.name}`, groups: ['system:nodes', 'system:authenticated'] } });
     this.nodeHost = new NodeHost({
-      client: new InProcessClient(server, { user: { username: `system:node:${this.node.name}`, groups: ['system:nodes', 'system:authenticated'] } }),
+      client: nodeClient,
       nodes: [registeredAs(this.node)],
       cni: 'daemonset',
       ...(this.o.leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs: this.o.leaseRenewIntervalMs } : {}),
@@ -141,6 +144,47 @@ export class ControlPlane {
     });
     await this.nodeHost.start();
     await this.markControlPlane(admin);
+    await this.createMirrorPods(nodeClient, server.url());
+  }
+
+  /**
+   * The control-plane components as the kubelet shows static pods: mirror pods `<component>-<node>` in
+   * kube-system, created with the node's own credentials (NodeRestriction allows mirror pods bound to it).
+   * kubemix runs the components in this process; the pods make them visible as on a kubeadm cluster.
+   */
+  private async createMirrorPods(nodeClient: Client, url: string): Promise<void> {
+    const node = await nodeClient.get<Node>(resources.nodes, this.node.name);
+    const port = new URL(url).port;
+    for (const component of ['kube-apiserver', 'kube-controller-manager', 'kube-scheduler']) {
+      const pod: Pod = {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: {
+          name: `${component}-${this.node.name}`,
+          namespace: 'kube-system',
+          labels: { component, tier: 'control-plane' },
+          annotations: {
+            'kubernetes.io/config.mirror': createHash('md5').update(component).digest('hex'),
+            'kubernetes.io/config.source': 'file',
+            ...(component === 'kube-apiserver' ? { 'kubeadm.kubernetes.io/kube-apiserver.advertise-address.endpoint': `${this.node.internalIP}:${port}` } : {}),
+          },
+          ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name: this.node.name, uid: node.metadata?.uid ?? '', controller: true }],
+        },
+        spec: {
+          nodeName: this.node.name,
+          hostNetwork: true,
+          priorityClassName: 'system-node-critical',
+          priority: 2000001000,
+          tolerations: [{ operator: 'Exists', effect: 'NoExecute' }],
+          containers: [{ name: component, image: `registry.k8s.io/${component}:v1.32.0`, command: [component] }],
+        },
+      };
+      try {
+        await nodeClient.create(resources.pods, pod);
+      } catch (e) {
+        if (!isAlreadyExists(e)) this.log(`kubelet: creating mirror pod ${pod.metadata?.name ?? ''}: ${e instanceof Error ? e.message : 'failed'}`);
+      }
+    }
   }
 
   /**

@@ -131,6 +131,12 @@ describe('kubeadm flow: init, token, join', () => {
     const dns = (JSON.parse(await kubectl(['get', 'pods', '-n', 'kube-system', '-l', 'k8s-app=kube-dns', '-o', 'json'])) as { items: Pod[] }).items;
     assert.ok(dns.length > 0);
     for (const p of dns) assert.equal(p.status?.phase, 'Pending');
+    const cpPods = await waitFor('the control-plane mirror pods', async () => {
+      const items = (JSON.parse(await kubectl(['get', 'pods', '-n', 'kube-system', '-l', 'tier=control-plane', '-o', 'json'])) as { items: Pod[] }).items;
+      return items.length === 3 ? items : undefined;
+    });
+    assert.deepEqual(cpPods.map((p) => p.metadata?.name).sort(), ['kube-apiserver-control-plane', 'kube-controller-manager-control-plane', 'kube-scheduler-control-plane']);
+    for (const p of cpPods) assert.ok(p.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined);
   });
 
   test('token create --print-join-command prints one line ending in a space; token list shows kubeadm columns', async () => {
