@@ -121,6 +121,8 @@ class PreScoreState implements StateData {
   ignoredNodes = new Set<string>();
   topologyPairToPodCounts = new Map<string, number>();
   topologyNormalizingWeight: number[] = [];
+  /** `constraints[i].selector` as a string (the match-count memo's key). */
+  selectorKeys: string[] = [];
   clone(): StateData {
     return this;
   }
@@ -143,6 +145,31 @@ function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selector, ns
   return n;
 }
 
+/**
+ * Memoizes `countPodsMatchSelector` per node pod list: every pod of a ReplicaSet asks the same
+ * (selector, namespace) question of every node, and between two cycles only the nodes that changed (a new
+ * pods array or a bumped generation) need counting again. Same answers, O(nodes) instead of O(pods).
+ */
+class MatchCounts {
+  private readonly byPods = new WeakMap<readonly PodInfo[], { generation: number; length: number; counts: Map<string, number> }>();
+
+  count(nodeInfo: NodeInfo, selector: Selector, selectorKey: string, ns: string): number {
+    const pods = nodeInfo.pods;
+    let e = this.byPods.get(pods);
+    if (e === undefined || e.generation !== nodeInfo.generation || e.length !== pods.length) {
+      e = { generation: nodeInfo.generation, length: pods.length, counts: new Map() };
+      this.byPods.set(pods, e);
+    }
+    const key = `${ns}\u0000${selectorKey}`;
+    let n = e.counts.get(key);
+    if (n === undefined) {
+      n = countPodsMatchSelector(pods, selector, ns);
+      e.counts.set(key, n);
+    }
+    return n;
+  }
+}
+
 function matchNodeInclusionPolicies(c: Constraint, pod: Pod, nodeInfo: NodeInfo, required: RequiredNodeAffinity): boolean {
   if (c.nodeAffinityPolicy === 'Honor' && !required.matchLabels(nodeInfo.labels, nodeInfo.name)) return false;
   if (c.nodeTaintsPolicy === 'Honor' && findMatchingUntoleratedTaint(nodeInfo.taints, pod.spec?.tolerations, doNotScheduleTaint) !== undefined) return false;
@@ -161,6 +188,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
   readonly name = Name;
   private readonly defaultConstraints: readonly TopologySpreadConstraint[];
   private readonly systemDefaulted: boolean;
+  private readonly matchCounts = new MatchCounts();
 
   constructor(
     private readonly handle: Handle,
@@ -239,12 +267,13 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     s.constraints = constraints;
     const required = new RequiredNodeAffinity(pod);
     const ns = pod.metadata?.namespace ?? '';
+    const selectorKeys = constraints.map((c) => c.selector.toString());
     for (const nodeInfo of this.handle.snapshot().list()) {
       if (!nodeLabelsMatchSpreadConstraints(nodeInfo.labels, constraints)) continue;
-      for (const c of constraints) {
+      for (const [i, c] of constraints.entries()) {
         if (!matchNodeInclusionPolicies(c, pod, nodeInfo, required)) continue;
         const key = pairKey(c.topologyKey, nodeInfo.labels[c.topologyKey] ?? '');
-        const count = countPodsMatchSelector(nodeInfo.pods, c.selector, ns);
+        const count = this.matchCounts.count(nodeInfo, c.selector, selectorKeys[i] ?? '', ns);
         s.tpPairToMatchNum.set(key, (s.tpPairToMatchNum.get(key) ?? 0) + count);
       }
     }
@@ -336,14 +365,15 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     s.topologyNormalizingWeight = s.constraints.map((c, i) => topologyNormalizingWeight(c.topologyKey === labelHostname ? filteredNodes.length - s.ignoredNodes.size : (topoSize[i] ?? 0)));
     const required = new RequiredNodeAffinity(pod);
     const ns = pod.metadata?.namespace ?? '';
+    const selectorKeys = (s.selectorKeys = s.constraints.map((c) => c.selector.toString()));
     for (const nodeInfo of allNodes) {
       if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(nodeInfo.labels, s.constraints)) continue;
-      for (const c of s.constraints) {
+      for (const [i, c] of s.constraints.entries()) {
         if (!matchNodeInclusionPolicies(c, pod, nodeInfo, required)) continue;
         const key = pairKey(c.topologyKey, nodeInfo.labels[c.topologyKey] ?? '');
         const cur = s.topologyPairToPodCounts.get(key);
         if (cur === undefined) continue;
-        s.topologyPairToPodCounts.set(key, cur + countPodsMatchSelector(nodeInfo.pods, c.selector, ns));
+        s.topologyPairToPodCounts.set(key, cur + this.matchCounts.count(nodeInfo, c.selector, selectorKeys[i] ?? '', ns));
       }
     }
     state.write(preScoreStateKey, s);
@@ -358,7 +388,10 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     s.constraints.forEach((c, i) => {
       const tpVal = nodeInfo.labels[c.topologyKey];
       if (tpVal === undefined) return;
-      const cnt = c.topologyKey === labelHostname ? countPodsMatchSelector(nodeInfo.pods, c.selector, pod.metadata?.namespace ?? '') : (s.topologyPairToPodCounts.get(pairKey(c.topologyKey, tpVal)) ?? 0);
+      const cnt =
+        c.topologyKey === labelHostname
+          ? this.matchCounts.count(nodeInfo, c.selector, s.selectorKeys[i] ?? c.selector.toString(), pod.metadata?.namespace ?? '')
+          : (s.topologyPairToPodCounts.get(pairKey(c.topologyKey, tpVal)) ?? 0);
       score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i] ?? 0);
     });
     return { score: goRound(score), status: Status.success() };
