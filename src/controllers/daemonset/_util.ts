@@ -64,7 +64,11 @@ export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: 
   const tplNodeName = ds.spec?.template.spec?.nodeName ?? '';
   const nodeName = node.metadata?.name ?? '';
   if (tplNodeName !== '' && tplNodeName !== nodeName) return { shouldRun: false, shouldContinueRunning: false };
-  const pod = newDaemonPod(ds, nodeName);
+  // Only the scheduling fields of NewPod matter here: a shallow copy (tolerations are replaced, not
+  // edited) instead of cloning the whole template for every node of every sync.
+  const spec: PodSpec = { ...(ds.spec?.template.spec ?? { containers: [] }), nodeName };
+  addOrUpdateDaemonPodTolerations(spec);
+  const pod: Pod = { spec };
   const fitsAffinity = requiredNodeAffinityMatches(pod.spec, node);
   if (!fitsAffinity) return { shouldRun: false, shouldContinueRunning: false };
   const taints = node.spec?.taints;
