@@ -11,11 +11,11 @@ import { labelSelectorAsSelector, type Selector } from '../api/labels.js';
 import type { KubeObject } from '../client/client.js';
 import { Cache } from '../scheduler/cache/cache.js';
 import { CycleState } from '../scheduler/framework/cycle-state.js';
-import { defaultProfile } from '../scheduler/framework/profile.js';
+import { defaultProfile, defaultSchedulerName } from '../scheduler/framework/profile.js';
 import { Framework } from '../scheduler/framework/runtime.js';
 import { newInTreeRegistry } from '../scheduler/plugins/registry.js';
 import { SchedulingAlgorithm } from '../scheduler/schedule-one.js';
-import { admitPod, admissionReasons } from '../node/kubelet/admission.js';
+import { admitPod, admissionReasons, rejectionMessage } from '../node/kubelet/admission.js';
 import type { ImageCatalog } from '../node/runtime/catalog.js';
 import { imageOutcome, nodePlatform } from '../node/runtime/outcome.js';
 import { nodeGroups, type ClusterView, type SimNode } from './cluster.js';
@@ -171,8 +171,26 @@ class Simulation {
     return out;
   }
 
-  /** One scheduling cycle; a placed pod stays in the cache (as bound). */
+  /**
+   * One pod as the cluster handles it: a pod with `spec.nodeName` goes straight to that node's kubelet
+   * (full kubelet admission, no scheduler); a pod for another scheduler or with scheduling gates waits;
+   * any other pod goes through one scheduling cycle. A placed pod stays in the cache (as bound).
+   */
   place(pod: Pod): PodPlacement {
+    const nodeName = pod.spec?.nodeName ?? '';
+    if (nodeName !== '') {
+      const node = this.byName.get(nodeName);
+      if (node === undefined) return { pendingMessage: `spec.nodeName is "${nodeName}", a node the cluster does not have: the pod stays Pending` };
+      const others = this.cache.nodeInfo(nodeName)?.pods.map((p) => p.pod) ?? [];
+      const admit = admitPod(pod, node.node, others, node.os);
+      this.cache.addPod(pod);
+      if (!admit.admit) return { node, outcome: { outcome: admit.reason, message: rejectionMessage(admit.message) } };
+      return { node, outcome: outcomeOnNode(pod, node, this.catalog) };
+    }
+    const schedulerName = pod.spec?.schedulerName ?? defaultSchedulerName;
+    if (schedulerName !== defaultSchedulerName) return { pendingMessage: `spec.schedulerName is "${schedulerName}": only ${defaultSchedulerName} was simulated, the pod waits for that scheduler` };
+    const gate = this.fwk.runPreEnqueuePlugins(pod);
+    if (!gate.isSuccess()) return { pendingMessage: gate.message() };
     const out = this.algo.schedulingCycle(this.fwk, pod);
     if (out.kind === 'failed') return { pendingMessage: out.status.message() };
     this.cache.finishBinding(out.assumedPod);
@@ -494,7 +512,17 @@ function workloadHazards(
     if (tols.length > 0) h.fix = podSpecFix(kind, { tolerations: [...(pod.spec?.tolerations ?? []).filter((t) => !isDefaultToleration(t)), ...tols] });
     hazards.push(h);
   }
-  void results;
+  // Placements no hazard above explains: pods bound with spec.nodeName, judged by the kubelet alone.
+  const explained = new Set(badGroups.map((g) => g.group));
+  for (const r of results) {
+    if (r.node === undefined || r.outcome === undefined || r.outcome.outcome === 'Running' || explained.has(r.node.group)) continue;
+    explained.add(r.node.group);
+    hazards.push({
+      type: r.outcome.image === true ? 'ImagePlatformMismatch' : 'NodeRejected',
+      severity: 'error',
+      message: `the pod is bound to ${r.node.name} (${r.node.group}) by spec.nodeName and cannot run there: ${r.outcome.outcome}: ${r.outcome.message ?? ''}`,
+    });
+  }
   return hazards;
 }
 
@@ -508,6 +536,7 @@ function isDefaultToleration(t: { key?: string; effect?: string }): boolean {
  * hide a selector mismatch).
  */
 function tolerationFix(sim: Simulation, groups: readonly GroupFeasibility[], pod: Pod): Record<string, unknown>[] {
+  if (groups.some((g) => g.feasibleNodes > 0)) return [];
   const reasons: string[] = [];
   for (const g of groups) {
     if (g.feasibleNodes > 0 || g.reasons.length === 0) continue;

@@ -74,7 +74,13 @@ export interface Placement {
   message?: string;
 }
 
-export type NodeOutcome = 'Running' | 'ErrImagePull' | 'InvalidImageName' | 'CrashLoopBackOff' | 'StartError' | 'PodOSNotSupported' | 'PodOSSelectorNodeLabelDoesNotMatch';
+/**
+ * `Running`; an image failure (`ErrImagePull`, `InvalidImageName`, `CrashLoopBackOff` for exec format
+ * errors, `StartError` for a Windows build mismatch); or a kubelet admission rejection (`PodOSNotSupported`,
+ * `PodOSSelectorNodeLabelDoesNotMatch`, and for pods with `spec.nodeName` also `OutOfcpu`, `NodeAffinity`,
+ * `TaintToleration`, ...).
+ */
+export type NodeOutcome = 'Running' | 'ErrImagePull' | 'InvalidImageName' | 'CrashLoopBackOff' | 'StartError' | 'PodOSNotSupported' | 'PodOSSelectorNodeLabelDoesNotMatch' | (string & {});
 
 export interface PendingPods {
   pods: number;
@@ -108,6 +114,7 @@ export type HazardType =
   | 'RuntimeClassNotFound'
   | 'RemovedAPIVersion'
   | 'Rejected'
+  | 'NodeRejected'
   | 'Unschedulable';
 
 export interface Hazard {

@@ -238,6 +238,51 @@ spec:
   });
 });
 
+describe('kubemix check: pods the scheduler does not place', () => {
+  test('a pod bound with spec.nodeName skips the scheduler and meets the kubelet and the runtime', async () => {
+    const text = `apiVersion: v1
+kind: Pod
+metadata: {name: bound}
+spec:
+  nodeName: windows-2022-1
+  containers: [{name: c, image: nginx:1.27}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: hungry}
+spec:
+  nodeName: linux-amd64-1
+  containers: [{name: c, image: nginx:1.27, resources: {requests: {cpu: "100"}}}]
+`;
+    const r = await check([], { text });
+    const [bound, hungry] = r.workloads;
+    assert.deepEqual(bound?.hazards, [
+      {
+        type: 'ImagePlatformMismatch',
+        severity: 'error',
+        message: `the pod is bound to windows-2022-1 (windows/amd64 10.0.20348) by spec.nodeName and cannot run there: ${pull('nginx:1.27', 'docker.io/library/nginx:1.27')}`,
+      },
+    ]);
+    assert.deepEqual(hungry?.placements, [
+      {
+        group: 'linux/amd64',
+        nodes: { 'linux-amd64-1': 1 },
+        pods: 1,
+        outcome: 'OutOfcpu',
+        message: "Pod was rejected: Node didn't have enough resource: cpu, requested: 100000, used: 100, capacity: 4000",
+      },
+    ]);
+    assert.equal(hungry?.hazards[0]?.type, 'NodeRejected');
+  });
+
+  test('a pod with scheduling gates waits, and no toleration is offered for it', async () => {
+    const text = 'apiVersion: v1\nkind: Pod\nmetadata: {name: gated}\nspec:\n  schedulingGates: [{name: example.com/wait}]\n  containers: [{name: c, image: nginx:1.27}]\n';
+    const w = only(await check([], { text }));
+    assert.deepEqual(w.pending, [{ pods: 1, message: 'waiting for scheduling gates: [example.com/wait]' }]);
+    assert.deepEqual(w.hazards, [{ type: 'Unschedulable', severity: 'error', message: '1 pod(s) stay Pending: waiting for scheduling gates: [example.com/wait]' }]);
+  });
+});
+
 describe('kubemix check: the scenarios of shared/scenarios', () => {
   const failedScheduling =
     '0/6 nodes are available: 1 node(s) had untolerated taint {node-role.kubernetes.io/control-plane: }, 2 node(s) had untolerated taint {os: windows}, 3 node(s) didn\'t match Pod\'s node affinity/selector. preemption: 0/6 nodes are available: 6 Preemption is not helpful for scheduling.';
