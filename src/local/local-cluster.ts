@@ -260,11 +260,21 @@ export class LocalCluster {
     if (!this.stopped) this.o.onNodesChanged?.({ added: added.map((n) => n.name), removed });
   }
 
-  /** Creates each add-on object unless it exists (a resumed cluster keeps the user's changes). */
+  /**
+   * Creates each add-on object unless it exists (the addon manager's EnsureExists mode: a resumed cluster
+   * keeps the user's changes). It looks first: creating a Service that exists would fail on its cluster IP.
+   */
   private async installAddons(client: Client): Promise<void> {
     const server = this.apiServer();
     for (const obj of kubeSystemAddons()) {
       const res = resourceOf(server, obj);
+      const namespace = obj.metadata?.namespace;
+      try {
+        await client.get(res, obj.metadata?.name ?? '', namespace !== undefined ? { namespace } : {});
+        continue;
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
       try {
         await client.create(res, obj);
       } catch (e) {
