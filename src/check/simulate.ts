@@ -382,6 +382,7 @@ function placementsOf(results: readonly PodPlacement[]): Placement[] {
     p.pods++;
     p.nodes[r.node.name] = (p.nodes[r.node.name] ?? 0) + 1;
   }
+  for (const p of out.values()) p.nodes = Object.fromEntries(Object.entries(p.nodes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return [...out.values()];
 }
 

@@ -382,6 +382,28 @@ describe('kubemix check: the scenarios of shared/scenarios', () => {
     assert.equal(r.summary.ok, true);
   });
 
+  test('7. on the eksctl cluster a Windows 2022 workload spreads over the nodeclass=windows2022 group', async () => {
+    const spec = await loadClusterConfig(join(scenarios, 'eksctl-cluster.yaml'));
+    const text = `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: win-app}
+spec:
+  replicas: 2
+  selector: {matchLabels: {app: win-app}}
+  template:
+    metadata: {labels: {app: win-app}}
+    spec:
+      os: {name: windows}
+      nodeSelector: {kubernetes.io/os: windows, nodeclass: windows2022}
+      tolerations: [{key: os, operator: Equal, value: windows, effect: NoSchedule}]
+      containers: [{name: c, image: "mcr.microsoft.com/windows/servercore:ltsc2022"}]
+`;
+    const r = await check([], { text, spec });
+    assert.deepEqual(r.cluster.nodeGroups.map((g) => `${g.group} ${g.nodes.length}`), ['linux/amd64 2', 'linux/arm64 1', 'windows/amd64 10.0.20348 2', 'windows/amd64 10.0.17763 1']);
+    assert.deepEqual(only(r).placements, [{ group: 'windows/amd64 10.0.20348', nodes: { 'windows-ng-1': 1, 'windows-ng-2': 1 }, pods: 2, outcome: 'Running' }]);
+    assert.deepEqual(only(r).hazards, []);
+  });
+
   test('5. on the default topology the API pod stays Pending on the untolerated Windows taint', async () => {
     const r = await check([join(scenarios, 'numbers-api.yaml')]);
     const w = only(r);
@@ -430,6 +452,9 @@ describe('kubemix check: input, outputs and exit codes', () => {
     assert.match(bad.out, /^Deployment default\/win-webserver \(apps\/v1, .*win-webserver\.yaml#2\) {2}FAIL$/m);
     assert.ok(bad.out.includes(`  pending: 2: ${'0/6 nodes are available: '}`));
     assert.ok(!bad.out.includes('\u001b['), 'no colour unless asked');
+    let coloured = '';
+    await runCheckCommand(['-f', join(scenarios, 'win-webserver.yaml')], { stdout: (s) => (coloured += s), stderr: () => undefined, stdin: () => '', color: true });
+    assert.ok(coloured.includes('\u001b[31mFAIL\u001b[0m'));
   });
 
   test('-o junit: one testcase per workload, one failure per hazard', async () => {
