@@ -588,6 +588,13 @@ describe('kubemix check agrees with a live cluster', () => {
     await writeFile(file, comparisonManifests);
     const fromConfig = await check([file]);
     const fromLive = await runCheck({ manifests: loadManifests([file], () => ''), cluster: before_, catalog: createDefaultCatalog() });
+    // The CLI reads the same live cluster through --kubeconfig.
+    let cliOut = '';
+    const cliCode = await runCheckCommand(['-f', file, '--kubeconfig', c.kubeconfig, '-o', 'json'], { stdout: (x) => (cliOut += x), stderr: (x) => (cliOut += x), stdin: () => '', color: false });
+    assert.equal(cliCode, 1, cliOut);
+    const fromCli = JSON.parse(cliOut) as CheckReport;
+    assert.equal(fromCli.cluster.source, 'kubeconfig');
+    assert.deepEqual(fromCli.summary, fromLive.summary);
     await c.kubectl(['apply', '-f', file]);
     const apps = ['amd', 'arm', 'huge', 'agent', 'win-webserver', 'iis-2019'];
     const live = await c.eventually(
