@@ -32,6 +32,15 @@ function copy<T>(v: unknown): T {
   return JSON.parse(JSON.stringify(v)) as T;
 }
 
+/**
+ * The result of a write: the registry hands back an object it built for this request alone (the caller's
+ * copied input, or a fresh decode of storage) and keeps no reference to it, so no second copy is needed.
+ * Only reads of the watch cache (shared objects) must be copied.
+ */
+function owned<T>(v: unknown): T {
+  return v as T;
+}
+
 export interface InProcessClientOptions {
   /** Who the component is (authorization and NodeRestriction see this user). */
   user: UserInfo;
@@ -192,7 +201,7 @@ export class InProcessClient implements Client {
     await this.authorize(def, 'create', ns, obj.metadata?.name ?? '');
     // Reviews (SubjectAccessReview, ...) are answered, not stored.
     if (def.virtual) return copy<T>(await this.server.subresources.review(def, ns, copy<StoredObject>(obj), this.o.user));
-    return copy<T>(await this.server.store.create(def, ns, copy<StoredObject>(obj), this.ctx(opts)));
+    return owned<T>(await this.server.store.create(def, ns, copy<StoredObject>(obj), this.ctx(opts)));
   }
 
   async update<T extends KubeObject>(res: ResourceType, obj: T, opts: WriteOptions = {}): Promise<T> {
@@ -202,7 +211,7 @@ export class InProcessClient implements Client {
     const sub = opts.subresource ?? '';
     await this.authorize(def, 'update', ns, name, sub);
     const { object } = await this.server.store.update(def, ns, name, sub, copy<StoredObject>(obj), this.ctx(opts));
-    return copy<T>(object);
+    return owned<T>(object);
   }
 
   async patch<T extends KubeObject>(
@@ -230,7 +239,7 @@ export class InProcessClient implements Client {
       this.ctx(opts),
       q,
     );
-    return copy<T>(object);
+    return owned<T>(object);
   }
 
   async delete<T extends KubeObject>(res: ResourceType, name: string, opts: DeleteOptions = {}): Promise<T | Status> {
