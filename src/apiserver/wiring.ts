@@ -151,7 +151,7 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
     ...(opts.serviceCIDR !== undefined ? { clusterIPs: { cidr: opts.serviceCIDR } } : {}),
     ...(opts.nodePortRange !== undefined ? { nodePorts: { range: opts.nodePortRange } } : {}),
   });
-  const holder: { server?: ApiServer; securityPrepare?: () => Promise<void> } = {};
+  const holder: { server?: ApiServer; security?: ReturnType<typeof installSecurity> } = {};
   const basePolicy = kubemixObjectPolicy({
     openapi,
     customSchema: (def) => holder.server?.crds.schemaFor(def),
@@ -166,6 +166,7 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
     ...basePolicy,
     admit: async (req) => {
       setCsrRequester(req);
+      await holder.security?.checkEscalation(req);
       await basePolicy.admit(req);
     },
   };
@@ -181,12 +182,12 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
     hooks: (def) => (def.group === '' && def.resource === 'services' ? services : undefined),
     prepare: async (s) => {
       await services.rebuild(s);
-      await holder.securityPrepare?.();
+      await holder.security?.prepare();
       await opts.prepare?.(s);
     },
   });
   holder.server = server;
   // Node,RBAC authorization, bootstrap tokens and impersonation, as kubeadm runs kube-apiserver.
-  holder.securityPrepare = installSecurity(server, { anonymousAuth: opts.anonymousAuth ?? false }).prepare;
+  holder.security = installSecurity(server, { anonymousAuth: opts.anonymousAuth ?? false });
   return server;
 }

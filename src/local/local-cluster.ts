@@ -150,6 +150,9 @@ export class LocalCluster {
       client: client('system:kube-controller-manager', []),
       leaderElect: false,
       rootCAPem: pki.ca.certPem,
+      // kube-controller-manager's --cluster-signing-cert-file/--cluster-signing-key-file: kubelet client CSRs get signed.
+      clusterSigningCertPem: pki.ca.certPem,
+      clusterSigningKeyPem: pki.ca.keyPem,
       ...(this.o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs } : {}),
       ...(this.o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs } : {}),
     });

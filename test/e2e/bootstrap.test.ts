@@ -265,6 +265,12 @@ describe('kubeadm flow: init, token, join', () => {
     assert.equal(await canI('list', 'pods', '-n', 'default', '--as=alice'), 'no');
     assert.equal(await canI('list', 'deployments.apps', '-n', 'default', '--as=bob', '--as-group=auditors'), 'yes');
     assert.equal(await canI('get', 'secrets', '-n', 'default', '--as=bob', '--as-group=auditors'), 'no');
+    // A user cannot grant what it does not hold (RBAC escalation prevention).
+    await kubectl(['-n', 'team', 'create', 'rolebinding', 'alice-admin', '--clusterrole=admin', '--user=alice']);
+    const escalate = await kubectlResult(['-n', 'team', 'create', 'role', 'node-reader', '--verb=list', '--resource=nodes', '--as=alice']);
+    assert.notEqual(escalate.code, 0);
+    assert.match(escalate.stderr, /roles\.rbac\.authorization\.k8s\.io "node-reader" is forbidden: user "alice" \(groups=\["system:authenticated"\]\) is attempting to grant RBAC permissions not currently held:\n\{APIGroups:\[""\], Resources:\["nodes"\], Verbs:\["list"\]\}/);
+    await kubectl(['-n', 'team', 'create', 'role', 'pod-lister', '--verb=list', '--resource=pods', '--as=alice']);
     const denied = await kubectlResult(['get', 'pods', '-n', 'default', '--as=alice']);
     assert.notEqual(denied.code, 0);
     assert.match(denied.stderr, /pods is forbidden: User "alice" cannot list resource "pods" in API group "" in the namespace "default"/);

@@ -13,6 +13,8 @@ import { reconcileBootstrapPolicy, storeRbacSource } from './rbac/store-source.j
 import { NodeAuthorizer } from './node/node-authorizer.js';
 import { storeNodeGraphSource } from './node/store-source.js';
 import { BootstrapTokenAuthenticator } from './bootstrap-token.js';
+import { escalationCheck } from './rbac/escalation.js';
+import type { AdmissionRequest } from '../registry/policy.js';
 
 export interface SecurityOptions {
   /** `--anonymous-auth` (kubeadm: true). Default false: requests without credentials get 401. */
@@ -23,11 +25,17 @@ export interface SecurityOptions {
 /**
  * Adds the Node and RBAC authorizers, the bootstrap token authenticator and impersonation to the server.
  * Call before `start()`; run the returned `prepare` from the server's `prepare` hook (it reconciles the
- * default policy once the watch cache is up, before anything is served).
+ * default policy once the watch cache is up, before anything is served) and `checkEscalation` before
+ * admission of every write (RBAC's escalation prevention).
  */
-export function installSecurity(server: ApiServer, opts: SecurityOptions = {}): { prepare: () => Promise<void> } {
+export function installSecurity(
+  server: ApiServer,
+  opts: SecurityOptions = {},
+): { prepare: () => Promise<void>; checkEscalation: (req: AdmissionRequest) => Promise<void> } {
+  const rbacSource = storeRbacSource(server);
+  const rbac = new RbacAuthorizer(rbacSource);
   server.authorizer.add(new NodeAuthorizer(storeNodeGraphSource(server)));
-  server.authorizer.add(new RbacAuthorizer(storeRbacSource(server)));
+  server.authorizer.add(rbac);
   server.authenticator.addTokenAuthenticator(
     new BootstrapTokenAuthenticator({
       getSecret: async (name) => {
@@ -42,6 +50,7 @@ export function installSecurity(server: ApiServer, opts: SecurityOptions = {}): 
   server.authenticator.setImpersonationAuthorizer(server.authorizer);
   server.authenticator.setAnonymousAuth(opts.anonymousAuth ?? false);
   return {
+    checkEscalation: escalationCheck({ authorizer: server.authorizer, resolver: rbac, source: rbacSource }),
     prepare: async () => {
       const ns = server.table.get('', 'v1', 'namespaces');
       if (ns !== undefined) {
