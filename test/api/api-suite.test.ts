@@ -470,3 +470,30 @@ describe('custom resources follow their CRD schema', () => {
     );
   });
 });
+
+describe('autoscaling/v1 and v2 HorizontalPodAutoscalers share one storage', () => {
+  let srv: TestApiServer;
+  before(async () => {
+    srv = await startTestApiServer();
+  });
+  after(async () => {
+    await srv.stop();
+  });
+
+  test('a v1 CPU target reads back as a v2 Resource metric and the other way round', async () => {
+    const c = srv.http();
+    const v1 = { group: 'autoscaling', version: 'v1', resource: 'horizontalpodautoscalers', kind: 'HorizontalPodAutoscaler', namespaced: true };
+    await c.create(v1, {
+      apiVersion: 'autoscaling/v1',
+      kind: 'HorizontalPodAutoscaler',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { scaleTargetRef: { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' }, minReplicas: 1, maxReplicas: 3, targetCPUUtilizationPercentage: 50 },
+    });
+    const asV2 = await c.get<Obj>(resources.horizontalpodautoscalers, 'web', { namespace: 'default' });
+    assert.equal(asV2.apiVersion, 'autoscaling/v2');
+    assert.deepEqual((asV2['spec'] as { metrics?: unknown }).metrics, [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 50 } } }]);
+    const asV1 = await c.get<Obj>(v1, 'web', { namespace: 'default' });
+    assert.equal(asV1.apiVersion, 'autoscaling/v1');
+    assert.equal((asV1['spec'] as { targetCPUUtilizationPercentage?: number }).targetCPUUtilizationPercentage, 50);
+  });
+});

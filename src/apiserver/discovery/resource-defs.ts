@@ -84,6 +84,8 @@ const served: Record<string, Record<string, readonly string[]>> = {
     subjectaccessreviews: [],
   },
   'autoscaling/v2': { horizontalpodautoscalers: ['status'] },
+  // Not in the captured fixtures: written from the 1.32 API (served beside v2 over the same storage).
+  'autoscaling/v1': { horizontalpodautoscalers: ['status'] },
   'batch/v1': { cronjobs: ['status'], jobs: ['status'] },
   'certificates.k8s.io/v1': { certificatesigningrequests: ['approval', 'status'] },
   'coordination.k8s.io/v1': { leases: [] },

@@ -1,7 +1,8 @@
 /**
  * Resources served in two API forms over one storage: `events.k8s.io/v1` Events are core `v1` Events
- * stored under `/registry/events/` (kube-apiserver keeps one storage for both). This store converts at the
- * edges: requests in the other form are turned into the storage form, answers are turned back, and field
+ * stored under `/registry/events/`, and `autoscaling/v1` HorizontalPodAutoscalers are stored as
+ * `autoscaling/v2` (kube-apiserver keeps one storage for both forms). This store converts at the edges:
+ * requests in the other form are turned into the storage form, answers are turned back, and field
  * selectors are renamed (`regarding.name` -> `involvedObject.name`). Everything else passes through.
  */
 import { FieldSelector, type FieldRequirement } from '../../api/fields.js';
@@ -46,6 +47,50 @@ export function coreToEventsV1(obj: StoredObject): StoredObject {
   return out;
 }
 
+type Rec = Record<string, unknown>;
+
+/** autoscaling/v1 -> v2: the CPU utilization target becomes a Resource metric (pkg/apis/autoscaling/v1/conversion.go). */
+export function hpaV1ToV2(obj: StoredObject): StoredObject {
+  const spec = { ...((obj['spec'] ?? {}) as Rec) };
+  const target = spec['targetCPUUtilizationPercentage'];
+  delete spec['targetCPUUtilizationPercentage'];
+  if (typeof target === 'number') {
+    spec['metrics'] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: target } } }];
+  }
+  const out: StoredObject = { ...obj, apiVersion: 'autoscaling/v2', spec };
+  const status = obj['status'] as Rec | undefined;
+  if (status !== undefined) {
+    const st = { ...status };
+    const current = st['currentCPUUtilizationPercentage'];
+    delete st['currentCPUUtilizationPercentage'];
+    if (typeof current === 'number') st['currentMetrics'] = [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: current } } }];
+    out['status'] = st;
+  }
+  return out;
+}
+
+/** autoscaling/v2 -> v1: only a CPU utilization metric has a v1 form. */
+export function hpaV2ToV1(obj: StoredObject): StoredObject {
+  const spec = { ...((obj['spec'] ?? {}) as Rec) };
+  const metrics = (spec['metrics'] ?? []) as { type?: string; resource?: { name?: string; target?: { type?: string; averageUtilization?: number } } }[];
+  delete spec['metrics'];
+  delete spec['behavior'];
+  const cpu = metrics.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu' && m.resource.target?.type === 'Utilization');
+  if (cpu?.resource?.target?.averageUtilization !== undefined) spec['targetCPUUtilizationPercentage'] = cpu.resource.target.averageUtilization;
+  const out: StoredObject = { ...obj, apiVersion: 'autoscaling/v1', spec };
+  const status = obj['status'] as Rec | undefined;
+  if (status !== undefined) {
+    const st = { ...status };
+    const currents = (st['currentMetrics'] ?? []) as { type?: string; resource?: { name?: string; current?: { averageUtilization?: number } } }[];
+    delete st['currentMetrics'];
+    delete st['conditions'];
+    const c = currents.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu');
+    if (c?.resource?.current?.averageUtilization !== undefined) st['currentCPUUtilizationPercentage'] = c.resource.current.averageUtilization;
+    out['status'] = st;
+  }
+  return out;
+}
+
 export class ConvertingStore extends Store {
   constructor(
     opts: StoreOptions,
@@ -55,6 +100,10 @@ export class ConvertingStore extends Store {
   }
 
   private conversion(def: ResourceDef): Conversion | undefined {
+    if (def.group === 'autoscaling' && def.version === 'v1' && def.resource === 'horizontalpodautoscalers') {
+      const storage = this.table.get('autoscaling', 'v2', 'horizontalpodautoscalers');
+      return storage === undefined ? undefined : { storage, toStorage: hpaV1ToV2, fromStorage: hpaV2ToV1, fieldNames: {} };
+    }
     if (def.group !== 'events.k8s.io' || def.resource !== 'events') return undefined;
     const storage = this.table.get('', 'v1', 'events');
     if (storage === undefined) return undefined;
