@@ -7,6 +7,7 @@
  */
 import type { Pod, Service, Taint } from 'kubernetes-types/core/v1.js';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
+import type { Deployment } from 'kubernetes-types/apps/v1.js';
 import { labelSelectorAsSelector, type Selector } from '../api/labels.js';
 import type { KubeObject } from '../client/client.js';
 import { Cache } from '../scheduler/cache/cache.js';
@@ -37,7 +38,7 @@ import type { InputObject } from './input.js';
 import { removedApi } from './removed-apis.js';
 import type { CheckReport, GroupFeasibility, Hazard, NodeOutcome, ObjectReport, PendingPods, Placement, WorkloadReport } from './types.js';
 import { reportApiVersion, reportKind } from './types.js';
-import { jobOfCronJob, podsOfWorkload, workloadKindNames, workloadKinds } from './workloads.js';
+import { jobOfCronJob, newReplicaSet, podsOfWorkload, workloadKindNames, workloadKinds } from './workloads.js';
 
 export interface CheckOptions {
   manifests: readonly InputObject[];
@@ -298,7 +299,7 @@ async function simulateWorkload(sim: Simulation, item: InputObject): Promise<Wor
   }
   const generated = podsOfWorkload(obj, sim.cluster.nodes, job);
   const spec = (obj as { spec?: { selector?: Parameters<typeof labelSelectorAsSelector>[0] } }).spec;
-  if (kind === 'Deployment') sim.noteController(`${obj.metadata?.uid ?? ''}-rs`, generated.templatePod.metadata?.labels !== undefined ? { matchLabels: { ...generated.templatePod.metadata.labels } } : undefined);
+  if (kind === 'Deployment') sim.noteController(`${obj.metadata?.uid ?? ''}-rs`, newReplicaSet(obj as Deployment).spec?.selector);
   else sim.noteController(obj.metadata?.uid ?? '', spec?.selector);
 
   const hazards: Hazard[] = [];
