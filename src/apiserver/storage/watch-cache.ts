@@ -40,6 +40,32 @@ export function decodeObject(kv: KeyValue): StoredObject {
   return obj;
 }
 
+/**
+ * A cached object decoded on first use: objects nobody watches or reads (most Events) stay as the stored
+ * bytes, which costs neither the JSON.parse nor the memory of the object tree.
+ */
+class LazyCachedObject implements CachedObject {
+  json?: string;
+  private decoded: StoredObject | undefined;
+  private kv: KeyValue | undefined;
+
+  constructor(
+    readonly key: string,
+    readonly rv: number,
+    kv: KeyValue,
+  ) {
+    this.kv = kv;
+  }
+
+  get obj(): StoredObject {
+    if (this.decoded === undefined) {
+      this.decoded = decodeObject(this.kv as KeyValue);
+      this.kv = undefined;
+    }
+    return this.decoded;
+  }
+}
+
 export function cachedJson(c: CachedObject): string {
   c.json ??= JSON.stringify(c.obj);
   return c.json;
@@ -118,7 +144,7 @@ export class ResourceCache {
 
   /** Loads the initial state (objects as of `initialRevision`). */
   load(kvs: readonly KeyValue[]): void {
-    for (const kv of kvs) this.insert({ key: kv.key, obj: decodeObject(kv), rv: kv.modRevision });
+    for (const kv of kvs) this.insert(new LazyCachedObject(kv.key, kv.modRevision, kv));
   }
 
   size(): number {
@@ -137,13 +163,20 @@ export class ResourceCache {
     return prev;
   }
 
+  /** The namespace part of a key (`<prefix><namespace>/<name>`; cluster-scoped keys have none), without decoding. */
+  private namespaceOfKey(key: string): string {
+    const rest = key.slice(this.prefix.length);
+    const slash = rest.indexOf('/');
+    return slash < 0 ? '' : rest.slice(0, slash);
+  }
+
   private index(c: CachedObject): void {
-    addTo(this.byNamespace, namespaceOf(c.obj), c.key);
+    addTo(this.byNamespace, this.namespaceOfKey(c.key), c.key);
     if (this.opts.indexNodeName) addTo(this.byNodeName, nodeNameOf(c.obj), c.key);
   }
 
   private unindex(c: CachedObject): void {
-    removeFrom(this.byNamespace, namespaceOf(c.obj), c.key);
+    removeFrom(this.byNamespace, this.namespaceOfKey(c.key), c.key);
     if (this.opts.indexNodeName) removeFrom(this.byNodeName, nodeNameOf(c.obj), c.key);
   }
 
@@ -152,7 +185,7 @@ export class ResourceCache {
     let event: CacheEvent;
     const at = this.now();
     if (ev.type === 'put') {
-      const c: CachedObject = { key: ev.kv.key, obj: decodeObject(ev.kv), rv: ev.revision };
+      const c: CachedObject = new LazyCachedObject(ev.kv.key, ev.revision, ev.kv);
       const prev = this.insert(c);
       event = { type: prev === undefined ? 'ADDED' : 'MODIFIED', object: c, prev, rv: ev.revision, at };
     } else {
