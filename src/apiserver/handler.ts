@@ -190,7 +190,10 @@ export class ApiHandler {
       name: info.name,
       path: info.path,
     };
-    if (!info.isResourceRequest && isPublicPath(info.path)) return;
+    // system:public-info-viewer (health, version) is bound to everyone; system:discovery (discovery,
+    // OpenAPI) only to system:authenticated, so anonymous users get 403 there, as from kube-apiserver.
+    if (!info.isResourceRequest && (isHealthPath(info.path) || info.path === '/version')) return;
+    if (!info.isResourceRequest && isPublicPath(info.path) && user.groups.includes('system:authenticated')) return;
     const d = await this.o.authorizer.authorize(attrs);
     if (d.decision === 'allow') return;
     const msg = forbiddenMessage(attrs) + (d.reason !== '' ? `: ${d.reason}` : '');
