@@ -121,7 +121,7 @@ class PreScoreState implements StateData {
   ignoredNodes = new Set<string>();
   topologyPairToPodCounts = new Map<string, number>();
   topologyNormalizingWeight: number[] = [];
-  /** `constraints[i].selector` as a string (the match-count memo's key). */
+  /** The match-count memo's key of `constraints[i]` (selector and namespace). */
   selectorKeys: string[] = [];
   clone(): StateData {
     return this;
@@ -150,17 +150,21 @@ function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selector, ns
  * (selector, namespace) question of every node, and between two cycles only the nodes that changed (a new
  * pods array or a bumped generation) need counting again. Same answers, O(nodes) instead of O(pods).
  */
+function memoKey(selector: Selector, ns: string): string {
+  return `${ns}\u0000${selector.toString()}`;
+}
+
 class MatchCounts {
   private readonly byPods = new WeakMap<readonly PodInfo[], { generation: number; length: number; counts: Map<string, number> }>();
 
-  count(nodeInfo: NodeInfo, selector: Selector, selectorKey: string, ns: string): number {
+  /** `key` names the question: `memoKey(selector, ns)`, computed once per cycle by the caller. */
+  count(nodeInfo: NodeInfo, selector: Selector, key: string, ns: string): number {
     const pods = nodeInfo.pods;
     let e = this.byPods.get(pods);
     if (e === undefined || e.generation !== nodeInfo.generation || e.length !== pods.length) {
       e = { generation: nodeInfo.generation, length: pods.length, counts: new Map() };
       this.byPods.set(pods, e);
     }
-    const key = `${ns}\u0000${selectorKey}`;
     let n = e.counts.get(key);
     if (n === undefined) {
       n = countPodsMatchSelector(pods, selector, ns);
@@ -267,7 +271,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     s.constraints = constraints;
     const required = new RequiredNodeAffinity(pod);
     const ns = pod.metadata?.namespace ?? '';
-    const selectorKeys = constraints.map((c) => c.selector.toString());
+    const selectorKeys = constraints.map((c) => memoKey(c.selector, ns));
     for (const nodeInfo of this.handle.snapshot().list()) {
       if (!nodeLabelsMatchSpreadConstraints(nodeInfo.labels, constraints)) continue;
       for (const [i, c] of constraints.entries()) {
@@ -365,7 +369,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     s.topologyNormalizingWeight = s.constraints.map((c, i) => topologyNormalizingWeight(c.topologyKey === labelHostname ? filteredNodes.length - s.ignoredNodes.size : (topoSize[i] ?? 0)));
     const required = new RequiredNodeAffinity(pod);
     const ns = pod.metadata?.namespace ?? '';
-    const selectorKeys = (s.selectorKeys = s.constraints.map((c) => c.selector.toString()));
+    const selectorKeys = (s.selectorKeys = s.constraints.map((c) => memoKey(c.selector, ns)));
     for (const nodeInfo of allNodes) {
       if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(nodeInfo.labels, s.constraints)) continue;
       for (const [i, c] of s.constraints.entries()) {
@@ -390,7 +394,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
       if (tpVal === undefined) return;
       const cnt =
         c.topologyKey === labelHostname
-          ? this.matchCounts.count(nodeInfo, c.selector, s.selectorKeys[i] ?? c.selector.toString(), pod.metadata?.namespace ?? '')
+          ? this.matchCounts.count(nodeInfo, c.selector, s.selectorKeys[i] ?? memoKey(c.selector, pod.metadata?.namespace ?? ''), pod.metadata?.namespace ?? '')
           : (s.topologyPairToPodCounts.get(pairKey(c.topologyKey, tpVal)) ?? 0);
       score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i] ?? 0);
     });
