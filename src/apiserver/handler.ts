@@ -508,6 +508,9 @@ export class ApiHandler {
       throw e;
     }
     res.writeHead(200, { 'Content-Type': accept.table ? 'application/json;as=Table;v=v1;g=meta.k8s.io' : 'application/json', 'Transfer-Encoding': 'chunked', 'Cache-Control': 'no-cache, private' });
+    // Send the headers now: clients (client-go's UntilWithSync in `kubectl wait`) wait for the response
+    // before they look at anything else, and node holds them back until the first body chunk otherwise.
+    res.flushHeaders();
     started = true;
     lastRv = Math.max(lastRv, Number(rv ?? 0) || 0);
     for (const line of pending) write(line);

@@ -6,7 +6,7 @@
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Backend } from '../storage/backend.js';
-import { isAlreadyExists } from '../api/errors.js';
+import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { ResourceTable, type ResourceDef } from './discovery/resource-defs.js';
 import { CacheDispatcher } from './storage/watch-cache.js';
 import type { Store, RequestContext } from './registry/store.js';
@@ -195,6 +195,15 @@ export class ApiServer {
     const ctx = this.systemContext();
     const create = async (def: ResourceDef | undefined, namespace: string, obj: Record<string, unknown>): Promise<void> => {
       if (def === undefined) return;
+      // Look first, as kube-apiserver's bootstrap controller does: a create would run allocations
+      // (the `kubernetes` Service's cluster IP) before finding the object already there.
+      const name = (obj['metadata'] as { name?: string } | undefined)?.name ?? '';
+      try {
+        await this.store.get(def, namespace, name);
+        return;
+      } catch (e) {
+        if (!isNotFound(e)) throw e;
+      }
       try {
         await this.store.create(def, namespace, obj, ctx);
       } catch (e) {

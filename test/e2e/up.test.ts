@@ -274,10 +274,6 @@ describe('kubemix up --config chapter-cluster.yaml, nodes add|remove, stop and r
 
   test(
     'up on the same data dir resumes the cluster: objects kept, the changed node groups Ready, no duplicate add-ons; SIGINT exits 0',
-    {
-      // Passes with that fix applied (checked); drop this once it lands.
-      todo: 'needs src/apiserver/server.ts ensureBootstrapObjects to get the kubernetes Service before creating it (on restart the create fails on its cluster IP: "provided IP is already allocated")',
-    },
     async () => {
       up = await startUp(['--data-dir', dataDir, '--port', '0']);
       assert.match(up.stdout(), /^kubemix: cluster "chapter" is up again \(resumed from its data dir\)$/m);
