@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../util/paths.js';
 import { ClusterConfigError } from './errors.js';
 import { expandCluster } from './expand.js';
 import { loadClusterConfig, parseClusterConfig, readClusterConfig } from './load.js';
@@ -94,10 +93,10 @@ void test('loadClusterConfig reads a file and names it in errors', async (t) => 
   });
 });
 
-// The scenario files themselves, where shared/ sits beside the repository (as on CI and developer machines).
-const scenarios = fileURLToPath(new URL('../../../../shared/scenarios/', import.meta.url));
+// The scenario files themselves (the repository keeps copies of shared/scenarios under test/e2e/scenarios).
+const scenarios = join(packageRoot, 'test', 'e2e', 'scenarios');
 
-void test('the shared scenario configs load', { skip: !existsSync(scenarios) && 'shared/scenarios not present' }, async () => {
+void test('the shared scenario configs load', async () => {
   const chapter = expandCluster(await loadClusterConfig(join(scenarios, 'chapter-cluster.yaml')));
   assert.deepEqual(
     chapter.map((n) => n.name),
