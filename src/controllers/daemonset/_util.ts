@@ -57,17 +57,28 @@ export function newDaemonPod(ds: DaemonSet, nodeName: string): Pod {
 }
 
 /**
+ * The scheduling fields of `NewPod` (node selector, affinity, the template's tolerations plus the daemon
+ * ones), the same for every node: callers checking many nodes compute it once. A shallow copy: tolerations
+ * are replaced, not edited, and the predicates read the node selector and affinity only.
+ */
+export function daemonPodSchedulingSpec(ds: DaemonSet): PodSpec {
+  const spec: PodSpec = { ...(ds.spec?.template.spec ?? { containers: [] }) };
+  addOrUpdateDaemonPodTolerations(spec);
+  return spec;
+}
+
+/**
  * `NodeShouldRunDaemonPod`: `shouldRun` when the node fits nodeName, node affinity/selector and taints
  * (NoSchedule and NoExecute); `shouldContinueRunning` when only NoSchedule taints are untolerated.
  */
-export function nodeShouldRunDaemonPod(node: Node, ds: DaemonSet): { shouldRun: boolean; shouldContinueRunning: boolean } {
+export function nodeShouldRunDaemonPod(
+  node: Node,
+  ds: DaemonSet,
+  spec: PodSpec = daemonPodSchedulingSpec(ds),
+): { shouldRun: boolean; shouldContinueRunning: boolean } {
   const tplNodeName = ds.spec?.template.spec?.nodeName ?? '';
   const nodeName = node.metadata?.name ?? '';
   if (tplNodeName !== '' && tplNodeName !== nodeName) return { shouldRun: false, shouldContinueRunning: false };
-  // Only the scheduling fields of NewPod matter here: a shallow copy (tolerations are replaced, not
-  // edited) instead of cloning the whole template for every node of every sync.
-  const spec: PodSpec = { ...(ds.spec?.template.spec ?? { containers: [] }), nodeName };
-  addOrUpdateDaemonPodTolerations(spec);
   const pod: Pod = { spec };
   const fitsAffinity = requiredNodeAffinityMatches(pod.spec, node);
   if (!fitsAffinity) return { shouldRun: false, shouldContinueRunning: false };

@@ -32,6 +32,7 @@ import {
   findUpdatedPodsOnNode,
   isPodUpdated,
   nodeShouldRunDaemonPod,
+  daemonPodSchedulingSpec,
   podByCreationTimestampAndPhase,
   replaceDaemonSetPodNodeNameNodeAffinity,
   templateGeneration,
@@ -302,10 +303,11 @@ export class DaemonSetController implements Controller {
     const allowsSurge = (ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && surgeAndUnavailable(ds, 1).maxSurge > 0;
     const nodes = [...this.nodeInformer.list()].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
     const known = new Set<string>();
+    const podSpec = daemonPodSchedulingSpec(ds);
     for (const node of nodes) {
       const name = node.metadata?.name ?? '';
       known.add(name);
-      const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds);
+      const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds, podSpec);
       const pods = byNode.get(name);
       if (shouldRun && pods === undefined) {
         needing.push(name);
@@ -427,8 +429,9 @@ export class DaemonSetController implements Controller {
     const byNode = await this.nodesToDaemonPods(ds);
     const nodes = this.nodeInformer.list();
     let desired = 0;
+    const podSpec = daemonPodSchedulingSpec(ds);
     for (const node of nodes) {
-      if (!nodeShouldRunDaemonPod(node, ds).shouldRun) continue;
+      if (!nodeShouldRunDaemonPod(node, ds, podSpec).shouldRun) continue;
       desired++;
       const n = node.metadata?.name ?? '';
       if (!byNode.has(n)) byNode.set(n, []);
@@ -480,7 +483,7 @@ export class DaemonSetController implements Controller {
       const node = nodeByName.get(nodeName);
       if (r.oldPod === undefined) continue;
       if (r.newPod === undefined) {
-        const shouldRun = node !== undefined && nodeShouldRunDaemonPod(node, ds).shouldRun;
+        const shouldRun = node !== undefined && nodeShouldRunDaemonPod(node, ds, podSpec).shouldRun;
         if (!isPodAvailable(r.oldPod, minReady, now)) {
           if (!shouldRun) oldToDelete.push(r.oldPod.metadata?.name ?? '');
           else allowedNew.push(nodeName);
@@ -537,8 +540,9 @@ export class DaemonSetController implements Controller {
     let available = 0;
     let updated = 0;
     let misscheduled = 0;
+    const podSpec = daemonPodSchedulingSpec(ds);
     for (const node of this.nodeInformer.list()) {
-      const { shouldRun } = nodeShouldRunDaemonPod(node, ds);
+      const { shouldRun } = nodeShouldRunDaemonPod(node, ds, podSpec);
       const pods = byNode.get(node.metadata?.name ?? '') ?? [];
       const scheduled = pods.length > 0;
       if (shouldRun) {
