@@ -233,6 +233,9 @@ export function clusterRoles(): ClusterRole[] {
 export function kubemixControllerManagerRole(): ClusterRole {
   return clusterRole('kubemix:controller-manager', [
     rule(['*'], [legacy, apps, batch, policy, discovery, coordination, certificates, events, autoscaling, networking, storage, node], ['*']),
+    // The garbage collector and the namespace controller act on every resource of every group
+    // (system:controller:generic-garbage-collector and system:controller:namespace-controller).
+    rule(['get', 'list', 'watch', 'patch', 'update', 'delete', 'deletecollection'], ['*'], ['*']),
     rule(['approve', 'sign'], [certificates], ['signers']),
   ]);
 }
