@@ -182,4 +182,13 @@ describe('kubectl against kubemix', () => {
     assert.equal(await c.kubectl(['auth', 'can-i', '*', '*', '--all-namespaces']), 'yes\n');
     assert.match(await c.kubectl(['auth', 'whoami']), /^ATTRIBUTE\s+VALUE\nUsername\s+kubernetes-admin\nGroups\s+\[system:masters system:authenticated\]\n$/);
   });
+
+  test('deleting a namespace empties it (RBAC objects included) and then it is gone', async () => {
+    await c.kubectl(['create', 'namespace', 'short-lived']);
+    await c.kubectl(['create', 'role', 'reader', '--verb=get', '--resource=pods', '-n', 'short-lived']);
+    await c.kubectl(['create', 'configmap', 'cfg', '--from-literal=a=b', '-n', 'short-lived']);
+    assert.equal(await c.kubectl(['delete', 'namespace', 'short-lived', '--timeout=60s']), 'namespace "short-lived" deleted\n');
+    const gone = await c.kubectlResult(['get', 'namespace', 'short-lived']);
+    assert.equal(gone.stderr, 'Error from server (NotFound): namespaces "short-lived" not found\n');
+  });
 });
