@@ -14,3 +14,22 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
     throw new UsageError((e as Error).message);
   }
 }
+
+export type StoreChoice = { kind: 'sqlite' } | { kind: 'etcd'; endpoints: string[] };
+
+/**
+ * `--port`, `--store` and `--etcd-endpoints` as `up` and `init` take them: the values, or the usage error
+ * to print (prefixed with the command) before exiting 2.
+ */
+export function parseServeFlags(
+  command: string,
+  v: { port?: string | undefined; store?: string | undefined; 'etcd-endpoints'?: string | undefined },
+): { port: number; store: StoreChoice } | { error: string } {
+  const port = v.port === undefined ? 6443 : Number(v.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) return { error: `kubemix ${command}: --port: invalid port "${v.port ?? ''}"` };
+  const storeKind = v.store ?? 'sqlite';
+  if (storeKind !== 'sqlite' && storeKind !== 'etcd') return { error: `kubemix ${command}: --store: must be sqlite or etcd, not "${storeKind}"` };
+  const endpoints = (v['etcd-endpoints'] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  if (storeKind === 'etcd' && endpoints.length === 0) return { error: `kubemix ${command}: --store etcd needs --etcd-endpoints` };
+  return { port, store: storeKind === 'etcd' ? { kind: 'etcd', endpoints } : { kind: 'sqlite' } };
+}

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { ControlPlane } from '../bootstrap/control-plane.js';
 import { parseDuration } from '../bootstrap/token.js';
-import { parseFlags, UsageError } from './_flags.js';
+import { parseFlags, parseServeFlags, UsageError } from './_flags.js';
 import { lockDataDir, DataDirInUse } from './_lock.js';
 
 const help = `Run this command in order to set up the Kubernetes control plane.
@@ -66,21 +66,12 @@ export async function runInit(args: string[]): Promise<number> {
     process.stdout.write(help);
     return 0;
   }
-  const port = v.port === undefined ? 6443 : Number(v.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`kubemix init: --port: invalid port "${v.port ?? ''}"\n`);
+  const serve = parseServeFlags('init', v);
+  if ('error' in serve) {
+    process.stderr.write(`${serve.error}\n`);
     return 2;
   }
-  const storeKind = v.store ?? 'sqlite';
-  if (storeKind !== 'sqlite' && storeKind !== 'etcd') {
-    process.stderr.write(`kubemix init: --store: must be sqlite or etcd, not "${storeKind}"\n`);
-    return 2;
-  }
-  const endpoints = (v['etcd-endpoints'] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (storeKind === 'etcd' && endpoints.length === 0) {
-    process.stderr.write('kubemix init: --store etcd needs --etcd-endpoints\n');
-    return 2;
-  }
+  const { port, store } = serve;
   let timings;
   try {
     timings = {
@@ -112,7 +103,7 @@ export async function runInit(args: string[]): Promise<number> {
     dataDir,
     port,
     nodeName: v['node-name'] ?? 'control-plane',
-    store: storeKind === 'etcd' ? { kind: 'etcd', endpoints } : { kind: 'sqlite' },
+    store,
     ...(v['advertise-address'] !== undefined ? { advertiseAddress: v['advertise-address'] } : {}),
     ...(v['pod-network-cidr'] !== undefined ? { podNetworkCIDR: v['pod-network-cidr'] } : {}),
     ...(v['service-cidr'] !== undefined ? { serviceCIDR: v['service-cidr'] } : {}),

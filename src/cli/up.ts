@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { defaultCluster, isClusterConfigError, loadClusterConfig, type ClusterSpec, type NodeSpec } from '../cluster/index.js';
 import { LocalCluster } from '../local/local-cluster.js';
 import { mergeKubeconfig, mergedName } from '../local/merge-kubeconfig.js';
-import { parseFlags, UsageError } from './_flags.js';
+import { parseFlags, parseServeFlags, UsageError } from './_flags.js';
 import { lockDataDir, DataDirInUse } from './_lock.js';
 
 const help = `Start a whole heterogeneous cluster in this process.
@@ -78,21 +78,12 @@ export async function runUp(args: string[]): Promise<number> {
     process.stdout.write(help);
     return 0;
   }
-  const port = v.port === undefined ? 6443 : Number(v.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    process.stderr.write(`kubemix up: --port: invalid port "${v.port ?? ''}"\n`);
+  const serve = parseServeFlags('up', v);
+  if ('error' in serve) {
+    process.stderr.write(`${serve.error}\n`);
     return 2;
   }
-  const storeKind = v.store ?? 'sqlite';
-  if (storeKind !== 'sqlite' && storeKind !== 'etcd') {
-    process.stderr.write(`kubemix up: --store: must be sqlite or etcd, not "${storeKind}"\n`);
-    return 2;
-  }
-  const endpoints = (v['etcd-endpoints'] ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
-  if (storeKind === 'etcd' && endpoints.length === 0) {
-    process.stderr.write('kubemix up: --store etcd needs --etcd-endpoints\n');
-    return 2;
-  }
+  const { port, store } = serve;
   let spec: ClusterSpec;
   try {
     spec = v.config !== undefined ? await loadClusterConfig(v.config) : defaultCluster();
@@ -120,7 +111,7 @@ export async function runUp(args: string[]): Promise<number> {
     spec,
     dataDir,
     port,
-    store: storeKind === 'etcd' ? { kind: 'etcd', endpoints } : { kind: 'sqlite' },
+    store,
     ...(v.kubeconfig !== undefined ? { kubeconfigPath: resolve(v.kubeconfig) } : {}),
     onProgress: progressCounter(process.stderr),
     onNodesChanged: ({ added, removed }) => {
