@@ -4,7 +4,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'scripts/**', 'eslint.config.js', '.tools/**'] },
+  { ignores: ['dist/**', 'dist-*/**', 'node_modules/**', 'scripts/**', 'eslint.config.js', '.tools/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
