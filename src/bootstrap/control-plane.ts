@@ -21,7 +21,7 @@ import { writeKubeconfig } from '../client/kubeconfig.js';
 import { ControllerManager } from '../controllers/manager.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { NodeHost, coreDNSManifests, kubeProxyManifests } from '../node/index.js';
-import { componentUser, resourceOf } from '../local/local-cluster.js';
+import { componentUser, ensureObjects } from '../local/local-cluster.js';
 import type { NodeSpec } from '../cluster/index.js';
 import { clusterInfoConfigMap, clusterInfoRbac } from './cluster-info.js';
 import { kubeadmBootstrapClusterRoleBindings, kubeadmBootstrapClusterRoles } from './kubeadm-rbac.js';
@@ -219,15 +219,7 @@ export class ControlPlane {
   }
 
   private async createAll(client: Client, objs: KubeObject[]): Promise<void> {
-    const server = this.server;
-    if (server === undefined) return;
-    for (const obj of objs) {
-      try {
-        await client.create(resourceOf(server, obj), obj);
-      } catch (e) {
-        if (!isAlreadyExists(e)) throw e;
-      }
-    }
+    if (this.server !== undefined) await ensureObjects(this.server, client, objs);
   }
 
   /** Stops every component in reverse order, then the server and the store. Idempotent. */

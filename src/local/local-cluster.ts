@@ -263,27 +263,9 @@ export class LocalCluster {
     if (!this.stopped) this.o.onNodesChanged?.({ added: added.map((n) => n.name), removed });
   }
 
-  /**
-   * Creates each add-on object unless it exists (the addon manager's EnsureExists mode: a resumed cluster
-   * keeps the user's changes). It looks first: creating a Service that exists would fail on its cluster IP.
-   */
+  /** The add-ons, created unless they exist (a resumed cluster keeps the user's changes). */
   private async installAddons(client: Client): Promise<void> {
-    const server = this.apiServer();
-    for (const obj of kubeSystemAddons()) {
-      const res = resourceOf(server, obj);
-      const namespace = obj.metadata?.namespace;
-      try {
-        await client.get(res, obj.metadata?.name ?? '', namespace !== undefined ? { namespace } : {});
-        continue;
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
-      }
-      try {
-        await client.create(res, obj);
-      } catch (e) {
-        if (!isAlreadyExists(e)) throw e;
-      }
-    }
+    await ensureObjects(this.apiServer(), client, kubeSystemAddons());
   }
 
   /** Stops every component, in reverse order, then the server and the store. Idempotent. */
@@ -305,6 +287,28 @@ export class LocalCluster {
     this.server = undefined;
     await this.backend?.close();
     this.backend = undefined;
+  }
+}
+
+/**
+ * Creates each object unless it exists (the addon manager's EnsureExists mode). It looks first: creating a
+ * Service that exists would fail on its cluster IP before the already-exists check.
+ */
+export async function ensureObjects(server: ApiServer, client: Client, objs: readonly KubeObject[]): Promise<void> {
+  for (const obj of objs) {
+    const res = resourceOf(server, obj);
+    const namespace = obj.metadata?.namespace;
+    try {
+      await client.get(res, obj.metadata?.name ?? '', namespace !== undefined ? { namespace } : {});
+      continue;
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
+    try {
+      await client.create(res, obj);
+    } catch (e) {
+      if (!isAlreadyExists(e)) throw e;
+    }
   }
 }
 
