@@ -19,7 +19,14 @@ describe('a node that stops posting status', () => {
   let c: TestCluster;
   let host: NodeHost;
   before(async () => {
-    c = await startTestCluster({ nodeMonitorGracePeriodMs: 3000, nodeStartupGracePeriodMs: 3000 });
+    // Every other node heartbeats well inside the 3 s grace period: were they silent too, the zone would be
+    // fully or partially disrupted and (as upstream) NoExecute tainting would stop.
+    c = await startTestCluster({
+      nodeMonitorGracePeriodMs: 3000,
+      nodeStartupGracePeriodMs: 3000,
+      leaseRenewIntervalMs: 500,
+      nodeStatusUpdateFrequencyMs: 500,
+    });
     host = new NodeHost({
       client: new InProcessClient(c.cluster.apiServer(), { user: componentUser('system:node:extra-1', ['system:nodes']) }),
       nodes: [
