@@ -26,7 +26,7 @@ import { forbiddenMessage } from './auth/authz.js';
 import type { ResourceDef } from './discovery/resource-defs.js';
 import type { RequestContext } from './registry/store.js';
 import type { UserInfo } from './registry/policy.js';
-import { cachedJson, type CachedObject, type StoredObject } from './storage/watch-cache.js';
+import { cachedJson, sharedObject, type CachedObject, type StoredObject } from './storage/watch-cache.js';
 
 function copy<T>(v: unknown): T {
   return JSON.parse(JSON.stringify(v)) as T;
@@ -119,7 +119,7 @@ export class InProcessClient implements Client {
       apiVersion: apiVersionOf(def),
       kind: `${def.kind}List`,
       metadata,
-      items: result.items.map((c) => JSON.parse(cachedJson(c)) as T),
+      items: result.items.map((c) => (opts.readOnly === true ? sharedObject(c) : JSON.parse(cachedJson(c))) as T),
     };
   }
 
@@ -143,7 +143,7 @@ export class InProcessClient implements Client {
     const sink = {
       push: (type: WatchEventType, c: CachedObject): void => {
         if (done) return;
-        queue.push({ type, object: JSON.parse(cachedJson(c)) as T });
+        queue.push({ type, object: (opts.readOnly === true ? sharedObject(c) : JSON.parse(cachedJson(c))) as T });
         notify();
       },
       close: (): void => close(),

@@ -30,6 +30,11 @@ export interface ListOptions {
   continue?: string;
   resourceVersion?: string;
   resourceVersionMatch?: 'Exact' | 'NotOlderThan';
+  /**
+   * The caller never modifies the items (an informer's cache): an in-process client may then hand out the
+   * server's cached objects, deep-frozen, instead of private copies. Over HTTP it changes nothing.
+   */
+  readOnly?: boolean;
 }
 
 export interface WatchOptions {
@@ -40,6 +45,8 @@ export interface WatchOptions {
   resourceVersion?: string;
   allowWatchBookmarks?: boolean;
   timeoutSeconds?: number;
+  /** As `ListOptions.readOnly`: the caller never modifies the event objects. */
+  readOnly?: boolean;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

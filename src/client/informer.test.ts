@@ -75,9 +75,9 @@ void describe('informer', () => {
     assert.deepEqual(
       client.calls.filter((c) => c.verb === 'list').map((c) => c.opts),
       [
-        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2 },
-        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, continue: 'c1' },
-        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, continue: 'c2' },
+        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, readOnly: true },
+        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, readOnly: true, continue: 'c1' },
+        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, readOnly: true, continue: 'c2' },
       ],
     );
     assert.deepEqual(log, ['add a@1', 'add b@2', 'add c@3', 'add d@4', 'add e@5']);
@@ -93,6 +93,7 @@ void describe('informer', () => {
     assert.equal(w.opts.namespace, 'ns');
     assert.equal(w.opts.labelSelector, 'app=web');
     assert.equal(w.opts.fieldSelector, 'spec.nodeName=n1');
+    assert.equal(w.opts.readOnly, true);
     assert.equal(inf.lastSyncResourceVersion(), '10');
   });
 

@@ -266,6 +266,8 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
       const page = await this.client.list<T>(this.res, {
         ...this.selectors(),
         limit: this.pageSize,
+        // The cache and the handlers only read objects (client-go's rule for shared informers).
+        readOnly: true,
         ...(cont !== undefined ? { continue: cont } : {}),
       });
       if (this.stopped) return;
@@ -312,6 +314,7 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
       ...this.selectors(),
       resourceVersion: this.lastRV,
       allowWatchBookmarks: true,
+      readOnly: true,
       // client-go picks a random timeout between 5 and 10 minutes so watches of many clients spread out.
       timeoutSeconds: Math.floor(300 * (1 + Math.random())),
     });

@@ -66,6 +66,28 @@ class LazyCachedObject implements CachedObject {
   }
 }
 
+const frozen = new WeakSet<object>();
+
+function deepFreeze(v: unknown): void {
+  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
+  Object.freeze(v);
+  for (const x of Object.values(v)) deepFreeze(x);
+}
+
+/**
+ * The cached object itself, deep-frozen, for in-process readers that promised not to modify it (informers):
+ * one decoded object shared by every such watcher instead of a parsed copy each. A reader that tries to
+ * modify it fails loudly (a TypeError in strict mode) instead of corrupting the cache.
+ */
+export function sharedObject(c: CachedObject): StoredObject {
+  const obj = c.obj;
+  if (!frozen.has(obj)) {
+    deepFreeze(obj);
+    frozen.add(obj);
+  }
+  return obj;
+}
+
 export function cachedJson(c: CachedObject): string {
   c.json ??= JSON.stringify(c.obj);
   return c.json;

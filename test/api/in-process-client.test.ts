@@ -1,0 +1,67 @@
+/**
+ * The in-process client's read-only lists and watches (what informers use): every such reader gets the
+ * watch cache's one decoded object, frozen, so a reader that tries to change it fails instead of corrupting
+ * the cache; ordinary lists and watches still get private copies the caller may change.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import type { ConfigMap } from 'kubernetes-types/core/v1.js';
+import { resources } from '../../src/api/resources.js';
+import type { Client, WatchEvent, WatchStream } from '../../src/client/client.js';
+import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
+
+async function first<T>(w: WatchStream<T>, want: (e: WatchEvent<T>) => boolean): Promise<WatchEvent<T>> {
+  for await (const e of w) if (want(e)) return e;
+  throw new Error('watch ended');
+}
+
+describe('in-process client: read-only lists and watches share frozen objects', () => {
+  let srv: TestApiServer;
+  let client: Client;
+  before(async () => {
+    srv = await startTestApiServer();
+    client = srv.inProcess();
+    await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' }, data: { k: 'v' } });
+  });
+  after(async () => {
+    await srv.stop();
+  });
+
+  test('two read-only lists get the same frozen object; a plain list gets a private, changeable copy', async () => {
+    const a = (await client.list<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true })).items[0];
+    const b = (await client.list<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true })).items[0];
+    assert.ok(a !== undefined && b !== undefined);
+    assert.equal(a, b);
+    assert.equal(Object.isFrozen(a), true);
+    assert.equal(Object.isFrozen(a.data), true);
+    assert.throws(() => {
+      (a.data as Record<string, string>)['k'] = 'changed';
+    }, TypeError);
+    const mine = (await client.list<ConfigMap>(resources.configmaps, { namespace: 'default' })).items[0];
+    assert.ok(mine !== undefined);
+    assert.notEqual(mine, a);
+    (mine.data as Record<string, string>)['k'] = 'mine';
+    const again = await client.get<ConfigMap>(resources.configmaps, 'a', { namespace: 'default' });
+    assert.deepEqual(again.data, { k: 'v' });
+  });
+
+  test('read-only watchers of one change receive one shared frozen object; plain watchers their own copies', async () => {
+    const ro1 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
+    const ro2 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
+    const plain = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default' });
+    try {
+      await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'default' }, data: { x: '1' } });
+      const isB = (e: WatchEvent<ConfigMap>): boolean => e.object.metadata?.name === 'b';
+      const [e1, e2, e3] = await Promise.all([first(ro1, isB), first(ro2, isB), first(plain, isB)]);
+      assert.equal(e1.object, e2.object);
+      assert.equal(Object.isFrozen(e1.object.metadata), true);
+      assert.notEqual(e3.object, e1.object);
+      assert.equal(Object.isFrozen(e3.object), false);
+      assert.deepEqual(e3.object, e1.object);
+    } finally {
+      ro1.close();
+      ro2.close();
+      plain.close();
+    }
+  });
+});
