@@ -48,9 +48,11 @@ export async function claimObjects<T extends KubeObject>(objs: readonly T[], o: 
   let adoptable: boolean | undefined;
   for (const obj of objs) {
     const ref = controllerRef(obj.metadata);
+    // Objects of other controllers are skipped before the selector is evaluated: in a namespace of many
+    // controllers they are most of `objs`.
+    if (ref !== undefined && ref.uid !== ownerUid) continue;
     const matches = o.selector.matches(obj.metadata?.labels) && (o.filter === undefined || o.filter(obj));
     if (ref !== undefined) {
-      if (ref.uid !== ownerUid) continue;
       if (matches) {
         claimed.push(obj);
         continue;

@@ -3,7 +3,7 @@
  * which nodes run a daemon pod, the tolerations every daemon pod gets, the node pinning affinity, and
  * what "updated" means for a pod.
  */
-import type { Affinity, Node, Pod, PodSpec, PodTemplateSpec, Toleration } from 'kubernetes-types/core/v1.js';
+import type { Affinity, Node, Pod, PodSpec, PodTemplateSpec, Taint, Toleration } from 'kubernetes-types/core/v1.js';
 import type { DaemonSet } from 'kubernetes-types/apps/v1.js';
 import { semanticEqual } from '../_context.js';
 import { findMatchingUntoleratedTaint, requiredNodeAffinityMatches } from '../_scheduling.js';
@@ -67,15 +67,22 @@ export function daemonPodSchedulingSpec(ds: DaemonSet): PodSpec {
   return spec;
 }
 
+export interface ShouldRunResult {
+  shouldRun: boolean;
+  shouldContinueRunning: boolean;
+}
+
 /**
  * `NodeShouldRunDaemonPod`: `shouldRun` when the node fits nodeName, node affinity/selector and taints
  * (NoSchedule and NoExecute); `shouldContinueRunning` when only NoSchedule taints are untolerated.
+ * It reads the node's name, labels and taints only (see `daemonSchedulingInputsChanged`), and of the
+ * DaemonSet the template fields in `daemonSchedulingKey`.
  */
 export function nodeShouldRunDaemonPod(
   node: Node,
   ds: DaemonSet,
   spec: PodSpec = daemonPodSchedulingSpec(ds),
-): { shouldRun: boolean; shouldContinueRunning: boolean } {
+): ShouldRunResult {
   const tplNodeName = ds.spec?.template.spec?.nodeName ?? '';
   const nodeName = node.metadata?.name ?? '';
   if (tplNodeName !== '' && tplNodeName !== nodeName) return { shouldRun: false, shouldContinueRunning: false };
@@ -89,6 +96,49 @@ export function nodeShouldRunDaemonPod(
     return { shouldRun: false, shouldContinueRunning: noExecute === undefined };
   }
   return { shouldRun: true, shouldContinueRunning: true };
+}
+
+/**
+ * The template fields `NodeShouldRunDaemonPod` depends on (`nodeName`, node selector, affinity,
+ * tolerations, and `hostNetwork`, which adds the network-unavailable toleration): two DaemonSets with the
+ * same key get the same answer on every node.
+ */
+export function daemonSchedulingKey(ds: DaemonSet): string {
+  const t = ds.spec?.template.spec;
+  return JSON.stringify([t?.nodeName ?? '', t?.nodeSelector ?? null, t?.affinity ?? null, t?.tolerations ?? null, t?.hostNetwork === true]);
+}
+
+function sameStringMap(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  if (a === b) return true;
+  const ka = Object.keys(a ?? {});
+  if (ka.length !== Object.keys(b ?? {}).length) return false;
+  for (const k of ka) if (a?.[k] !== b?.[k]) return false;
+  return true;
+}
+
+function sameTaints(a: readonly Taint[] | undefined, b: readonly Taint[] | undefined): boolean {
+  if (a === b) return true;
+  const la = a ?? [];
+  const lb = b ?? [];
+  if (la.length !== lb.length) return false;
+  return la.every((t, i) => {
+    const u = lb[i];
+    return u !== undefined && t.key === u.key && (t.value ?? '') === (u.value ?? '') && t.effect === u.effect;
+  });
+}
+
+/**
+ * Whether a node update changed what `NodeShouldRunDaemonPod` reads: the name, the labels (node selector
+ * and affinity terms) or the taints' key, value and effect (`timeAdded` plays no part in toleration).
+ * When it did not, no DaemonSet's `shouldRun`/`shouldContinueRunning` can have changed, which is what
+ * upstream's `updateNode` enqueues on.
+ */
+export function daemonSchedulingInputsChanged(oldNode: Node, curNode: Node): boolean {
+  return (
+    oldNode.metadata?.name !== curNode.metadata?.name ||
+    !sameStringMap(oldNode.metadata?.labels, curNode.metadata?.labels) ||
+    !sameTaints(oldNode.spec?.taints, curNode.spec?.taints)
+  );
 }
 
 /** `ReplaceDaemonSetPodNodeNameNodeAffinity`: pins the pod with `matchFields metadata.name In [node]`. */

@@ -7,7 +7,14 @@ import { FakeClient } from '../_testing/fake-client.js';
 import { TestContext, waitFor } from '../_testing/fakes.js';
 import { makeNode } from '../_testing/builders.js';
 import { create } from './daemonset.js';
-import { addOrUpdateDaemonPodTolerations, nodeShouldRunDaemonPod, replaceDaemonSetPodNodeNameNodeAffinity } from './_util.js';
+import {
+  addOrUpdateDaemonPodTolerations,
+  daemonSchedulingInputsChanged,
+  daemonSchedulingKey,
+  nodeShouldRunDaemonPod,
+  replaceDaemonSetPodNodeNameNodeAffinity,
+} from './_util.js';
+import { ClaimCandidateIndex } from './_claim-index.js';
 
 const simpleDaemonSetLabel = { name: 'simple-daemon', type: 'production' };
 const simpleDaemonSetLabel2 = { name: 'simple-daemon', type: 'test' };
@@ -293,4 +300,204 @@ void test('rolling update with maxSurge 1 starts the new pod before deleting the
   await runPods(client);
   await ctx.settle();
   assert.deepEqual(client.peekAll<Pod>(resources.pods).map((p) => p.spec?.containers[0]?.image), ['agent:2']);
+});
+
+// ---- node events (daemon_controller_test.go TestAddNode, TestUpdateNode) ----
+
+const simpleNodeLabel = { color: 'blue', speed: 'fast' };
+
+/** A controller whose informers run but whose handlers are not installed: node events are fed by hand. */
+async function unstarted(t: { after(fn: () => void): void }, objs: { daemonSets: DaemonSet[]; nodes?: Node[] }): Promise<{ client: FakeClient; ctx: TestContext; c: ReturnType<typeof create>; queued: () => number }> {
+  const client = new FakeClient();
+  for (const d of objs.daemonSets) await client.create(resources.daemonsets, d);
+  for (const n of objs.nodes ?? []) await client.create(resources.nodes, n);
+  const ctx = new TestContext(client);
+  const c = create(ctx);
+  ctx.startInformers();
+  await ctx.waitForSync();
+  t.after(() => ctx.stop());
+  const queue = ctx.queues[0];
+  return { client, ctx, c, queued: () => queue?.len() ?? 0 };
+}
+
+function withStrategy(d: DaemonSet, strategy: string): DaemonSet {
+  const out = structuredClone(d);
+  if (out.spec !== undefined) out.spec.updateStrategy = strategy === 'OnDelete' ? { type: 'OnDelete' } : { type: 'RollingUpdate', rollingUpdate: { maxUnavailable: 1 } };
+  return out;
+}
+
+void test('TestAddNode: a new node enqueues only the DaemonSets that should run on it', async (t) => {
+  const { c, queued } = await unstarted(t, { daemonSets: [ds({ nodeSelector: simpleNodeLabel })] });
+  c.addNode(makeNode('node1'));
+  assert.equal(queued(), 0);
+  c.addNode(makeNode('node2', { labels: simpleNodeLabel }));
+  assert.equal(queued(), 1);
+});
+
+void test('TestUpdateNode: DaemonSets are resynced when node labels or taints changed', async (t) => {
+  const cases: { test: string; oldNode: Node; newNode: Node; ds: DaemonSet; shouldEnqueue: boolean; expectedCreates: number }[] = [
+    {
+      test: 'Nothing changed, should not enqueue',
+      oldNode: makeNode('node1'),
+      newNode: makeNode('node1'),
+      ds: ds({ nodeSelector: simpleNodeLabel }),
+      shouldEnqueue: false,
+      expectedCreates: 0,
+    },
+    {
+      test: 'Node labels changed',
+      oldNode: makeNode('node1'),
+      newNode: makeNode('node1', { labels: simpleNodeLabel }),
+      ds: ds({ nodeSelector: simpleNodeLabel }),
+      shouldEnqueue: true,
+      expectedCreates: 0,
+    },
+    {
+      test: 'Node taints changed',
+      oldNode: makeNode('node1', { taints: noScheduleTaints }),
+      newNode: makeNode('node1'),
+      ds: ds(),
+      shouldEnqueue: true,
+      expectedCreates: 0,
+    },
+    {
+      test: 'Node Allocatable changed',
+      oldNode: makeNode('node1'),
+      newNode: { ...makeNode('node1'), status: { allocatable: { memory: '200M', cpu: '200m' } } },
+      ds: ds({ containers: [{ name: 'c', image: 'agent:1', resources: { requests: { memory: '200M', cpu: '200m' } } }] }),
+      shouldEnqueue: false,
+      expectedCreates: 1,
+    },
+  ];
+  for (const c of cases) {
+    for (const strategy of ['OnDelete', 'RollingUpdate']) {
+      await t.test(`${c.test} (${strategy})`, async (st) => {
+        const { client, ctx, c: dsc, queued } = await unstarted(st, { daemonSets: [withStrategy(c.ds, strategy)], nodes: [c.oldNode] });
+        await dsc.sync('default/ds');
+        assert.equal(client.actions.filter((a) => a.verb === 'create' && a.resource === 'pods').length, c.expectedCreates);
+        const oldNode = client.peek<Node>(resources.nodes, 'node1') as Node;
+        const newNode: Node = { ...c.newNode, metadata: { ...oldNode.metadata, labels: c.newNode.metadata?.labels ?? {} } };
+        await ctx.settle();
+        dsc.updateNode(oldNode, newNode);
+        assert.equal(queued() > 0, c.shouldEnqueue);
+      });
+    }
+  }
+});
+
+void test('updateNode enqueues only the DaemonSets whose shouldRun or shouldContinueRunning changed', async (t) => {
+  const tolerant = ds({ tolerations: [{ key: 'dedicated', operator: 'Exists' }] }, 'tolerant');
+  const intolerant = ds({}, 'intolerant');
+  const { c, ctx } = await unstarted(t, { daemonSets: [tolerant, intolerant] });
+  const queue = ctx.queues[0];
+  const drain = async (): Promise<string[]> => {
+    const keys: string[] = [];
+    while ((queue?.len() ?? 0) > 0) {
+      const k = await queue?.get();
+      if (k !== undefined) {
+        keys.push(k);
+        queue?.done(k);
+      }
+    }
+    return keys.sort();
+  };
+  const plain = makeNode('n1');
+  c.updateNode(plain, makeNode('n1', { taints: noScheduleTaints }));
+  assert.deepEqual(await drain(), ['default/intolerant'], 'NoSchedule: the intolerant one stops shouldRun');
+  c.updateNode(makeNode('n1', { taints: noScheduleTaints }), makeNode('n1', { taints: noExecuteTaints }));
+  assert.deepEqual(await drain(), ['default/intolerant'], 'NoSchedule to NoExecute: the intolerant one stops shouldContinueRunning');
+  c.updateNode(makeNode('n1', { taints: [{ ...(noScheduleTaints[0] as Taint), timeAdded: '2025-01-01T00:00:00Z' }] }), makeNode('n1', { taints: noScheduleTaints }));
+  assert.deepEqual(await drain(), [], 'timeAdded alone changes nothing');
+  c.updateNode(plain, makeNode('n1', { labels: { unrelated: 'x' } }));
+  assert.deepEqual(await drain(), [], 'a label no DaemonSet selects on changes nothing');
+  const notReady = makeNode('n1', { ready: false });
+  c.updateNode(notReady, makeNode('n1', { ready: true }));
+  assert.deepEqual(await drain(), [], 'conditions alone change nothing');
+});
+
+void test('daemonSchedulingInputsChanged looks at the name, labels and taints (key, value, effect) only', async (t) => {
+  const base = makeNode('n1', { labels: { a: '1' }, taints: noScheduleTaints });
+  const cases: { name: string; cur: Node; changed: boolean }[] = [
+    { name: 'same node', cur: structuredClone(base), changed: false },
+    { name: 'status changed', cur: { ...structuredClone(base), status: { conditions: [{ type: 'Ready', status: 'True' }] } }, changed: false },
+    { name: 'resourceVersion changed', cur: { ...structuredClone(base), metadata: { ...base.metadata, resourceVersion: '9' } }, changed: false },
+    { name: 'unschedulable set (the taint, not the field, is what counts)', cur: { ...structuredClone(base), spec: { ...base.spec, unschedulable: true } }, changed: false },
+    { name: 'label value changed', cur: makeNode('n1', { labels: { a: '2' }, taints: noScheduleTaints }), changed: true },
+    { name: 'label added', cur: makeNode('n1', { labels: { a: '1', b: '1' }, taints: noScheduleTaints }), changed: true },
+    { name: 'label replaced by another (as many labels)', cur: makeNode('n1', { labels: { c: '1' }, taints: noScheduleTaints }), changed: true },
+    { name: 'taint removed', cur: makeNode('n1', { labels: { a: '1' } }), changed: true },
+    { name: 'taint effect changed', cur: makeNode('n1', { labels: { a: '1' }, taints: noExecuteTaints }), changed: true },
+    { name: 'taint value changed', cur: makeNode('n1', { labels: { a: '1' }, taints: [{ key: 'dedicated', value: 'user2', effect: 'NoSchedule' }] }), changed: true },
+    { name: 'taint timeAdded changed', cur: makeNode('n1', { labels: { a: '1' }, taints: [{ ...(noScheduleTaints[0] as Taint), timeAdded: '2025-01-01T00:00:00Z' }] }), changed: false },
+    { name: 'name changed', cur: makeNode('n2', { labels: { a: '1' }, taints: noScheduleTaints }), changed: true },
+  ];
+  for (const c of cases) {
+    await t.test(c.name, () => {
+      assert.equal(daemonSchedulingInputsChanged(base, c.cur), c.changed);
+      // When nothing NodeShouldRunDaemonPod reads changed, no DaemonSet can be judged differently.
+      if (!c.changed) {
+        for (const d of [ds(), ds({ nodeSelector: { a: '1' } }), ds({ tolerations: [{ key: 'dedicated', operator: 'Exists' }] })]) {
+          assert.deepEqual(nodeShouldRunDaemonPod(c.cur, d), nodeShouldRunDaemonPod(base, d));
+        }
+      }
+    });
+  }
+});
+
+void test('daemonSchedulingKey changes with every template field NodeShouldRunDaemonPod reads, and only those', () => {
+  const base = daemonSchedulingKey(ds());
+  assert.equal(daemonSchedulingKey(ds({ containers: [{ name: 'c', image: 'agent:2' }] })), base, 'the image plays no part');
+  for (const spec of [{ nodeName: 'n1' }, { nodeSelector: { a: '1' } }, affinityIn(['x']), { tolerations: [{ key: 'k', operator: 'Exists' as const }] }, { hostNetwork: true }]) {
+    assert.notEqual(daemonSchedulingKey(ds(spec)), base, JSON.stringify(spec));
+  }
+});
+
+void test('a template change of the scheduling fields is judged afresh on nodes already judged', async (t) => {
+  const { client, ctx } = await setup(t);
+  await client.create(resources.nodes, makeNode('n1'));
+  await client.create(resources.daemonsets, ds({ nodeSelector: { pool: 'a' } }, 'agent'));
+  await ctx.settle();
+  assert.equal(client.peekAll<Pod>(resources.pods).length, 0);
+  const cur = client.peek<DaemonSet>(resources.daemonsets, 'agent', 'default') as DaemonSet;
+  const next = structuredClone(cur);
+  const spec = next.spec?.template.spec;
+  if (spec !== undefined) delete spec.nodeSelector;
+  await client.update(resources.daemonsets, next);
+  await waitFor(() => client.peekAll<Pod>(resources.pods).length === 1);
+});
+
+void test('ClaimCandidateIndex answers what a scan of the namespace would give claimObjects', async (t) => {
+  const client = new FakeClient();
+  const ctx = new TestContext(client);
+  const informer = ctx.informer<Pod>(resources.pods);
+  const index = new ClaimCandidateIndex(informer);
+  informer.addHandlers({ onAdd: (p) => index.upsert(undefined, p), onUpdate: (o, p) => index.upsert(o, p), onDelete: (p) => index.delete(p) });
+  ctx.startInformers();
+  t.after(() => ctx.stop());
+  const ref = (uid: string): { apiVersion: string; kind: string; name: string; uid: string; controller: boolean } => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: uid, uid, controller: true });
+  const pod = (name: string, ns: string, owner?: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, ...(owner !== undefined ? { ownerReferences: [ref(owner)] } : {}) }, spec: { containers: [] } });
+  await client.create(resources.pods, pod('a1', 'kube-system', 'uid-a'));
+  await client.create(resources.pods, pod('b1', 'kube-system', 'uid-b'));
+  await client.create(resources.pods, pod('o1', 'kube-system'));
+  await client.create(resources.pods, pod('x1', 'other', 'uid-a'));
+  await ctx.waitForSync();
+  const names = (ps: Pod[]): string[] => ps.map((p) => p.metadata?.name ?? '').sort();
+  const expected = (uid: string): string[] =>
+    names(client.peekAll<Pod>(resources.pods, 'kube-system').filter((p) => {
+      const r = p.metadata?.ownerReferences?.find((x) => x.controller === true);
+      return r === undefined || r.uid === uid;
+    }));
+  assert.deepEqual(names(index.candidates('kube-system', 'uid-a')), ['a1', 'o1']);
+  assert.deepEqual(names(index.candidates('kube-system', 'uid-a')), expected('uid-a'));
+  // Changes after the namespace was indexed: a new pod, an adoption, a release, a deletion.
+  await client.create(resources.pods, pod('a2', 'kube-system', 'uid-a'));
+  const o1 = client.peek<Pod>(resources.pods, 'o1', 'kube-system') as Pod;
+  await client.update(resources.pods, { ...o1, metadata: { ...o1.metadata, ownerReferences: [ref('uid-b')] } });
+  const b1 = client.peek<Pod>(resources.pods, 'b1', 'kube-system') as Pod;
+  await client.update(resources.pods, { ...b1, metadata: { ...b1.metadata, ownerReferences: [] } });
+  await client.delete(resources.pods, 'a1', { namespace: 'kube-system' });
+  await waitFor(() => informer.get('kube-system/a1') === undefined && informer.get('kube-system/a2') !== undefined);
+  await ctx.settle();
+  for (const uid of ['uid-a', 'uid-b', 'uid-c']) assert.deepEqual(names(index.candidates('kube-system', uid)), expected(uid), uid);
+  assert.deepEqual(names(index.candidates('kube-system', 'uid-b')), ['b1', 'o1']);
 });

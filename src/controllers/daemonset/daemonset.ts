@@ -20,6 +20,7 @@ import { semanticEqual, NamespaceIndex,
   type WorkQueue,
 } from '../_context.js';
 import { Expectations } from '../_expectations.js';
+import { ClaimCandidateIndex } from './_claim-index.js';
 import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../_owner.js';
 import { isPodAvailable, isPodReady, podFromTemplate } from '../_pods.js';
 import { targetNodeName } from '../_scheduling.js';
@@ -33,6 +34,9 @@ import {
   isPodUpdated,
   nodeShouldRunDaemonPod,
   daemonPodSchedulingSpec,
+  daemonSchedulingInputsChanged,
+  daemonSchedulingKey,
+  type ShouldRunResult,
   podByCreationTimestampAndPhase,
   replaceDaemonSetPodNodeNameNodeAffinity,
   templateGeneration,
@@ -96,6 +100,16 @@ export class DaemonSetController implements Controller {
    * keeps failing the daemon pod (the kubelet rejects it) is not hammered with delete and create.
    */
   private readonly failedPodsBackoff = new Map<string, { delayMs: number; lastUpdate: number }>();
+  private readonly claimCandidates: ClaimCandidateIndex;
+  /**
+   * `NodeShouldRunDaemonPod` answers per DaemonSet uid, for the scheduling fields they were computed with
+   * and per Node object: the informer replaces a Node object on every change, so an answer for an object
+   * stays true for as long as the object is in use, and nodes whose objects did not change are not judged
+   * again at every sync.
+   */
+  private readonly shouldRunCache = new Map<string, ShouldRunCache>();
+  /** Node names in name order (`manage` creates in that order); dropped when a node comes or goes. */
+  private sortedNodeNames: string[] | undefined;
 
   constructor(
     private readonly ctx: ControllerContext,
@@ -108,6 +122,7 @@ export class DaemonSetController implements Controller {
     this.historyInformer = ctx.informer<ControllerRevision>(resources.controllerrevisions);
     this.recorder = ctx.recorder(eventComponents.daemonSet);
     this.expectations = new Expectations(ctx.clock);
+    this.claimCandidates = new ClaimCandidateIndex(this.podInformer);
   }
 
   start(): void {
@@ -116,22 +131,21 @@ export class DaemonSetController implements Controller {
       onUpdate: (_o, ds) => this.queue.add(objectKey(ds)),
       onDelete: (ds) => {
         this.expectations.delete(objectKey(ds));
+        this.shouldRunCache.delete(ds.metadata?.uid ?? '');
         this.queue.add(objectKey(ds));
       },
     });
-    const enqueueAll = (): void => {
-      for (const ds of this.dsInformer.list()) this.queue.add(objectKey(ds));
-    };
     this.nodeInformer.addHandlers({
-      onAdd: enqueueAll,
-      onUpdate: (o, n) => {
-        const sig = (x: Node): string => JSON.stringify([x.metadata?.labels, x.spec?.taints, x.spec?.unschedulable]);
-        if (sig(o) !== sig(n)) enqueueAll();
+      onAdd: (n) => this.addNode(n),
+      onUpdate: (o, n) => this.updateNode(o, n),
+      onDelete: () => {
+        this.sortedNodeNames = undefined;
+        for (const ds of this.dsInformer.list()) this.queue.add(objectKey(ds));
       },
-      onDelete: enqueueAll,
     });
     this.podInformer.addHandlers({
       onAdd: (p) => {
+        this.claimCandidates.upsert(undefined, p);
         const ds = this.owner(p);
         if (ds === undefined) {
           if (controllerRef(p.metadata) === undefined) this.enqueueMatching(p);
@@ -142,6 +156,7 @@ export class DaemonSetController implements Controller {
         this.queue.add(objectKey(ds));
       },
       onUpdate: (o, p) => {
+        this.claimCandidates.upsert(o, p);
         const ds = this.owner(p);
         if (ds !== undefined) {
           if (p.metadata?.deletionTimestamp !== undefined && o.metadata?.deletionTimestamp === undefined) {
@@ -155,6 +170,7 @@ export class DaemonSetController implements Controller {
         if (oldDs !== undefined && oldDs !== ds) this.queue.add(objectKey(oldDs));
       },
       onDelete: (p) => {
+        this.claimCandidates.delete(p);
         const ds = this.owner(p);
         if (ds === undefined) return;
         this.expectations.deletionObserved(objectKey(ds), objectKey(p));
@@ -167,6 +183,68 @@ export class DaemonSetController implements Controller {
 
   stop(): void {
     this.queue.shutDown();
+  }
+
+  /** `addNode`: enqueues the DaemonSets that should run a pod on the new node. */
+  addNode(node: Node): void {
+    this.sortedNodeNames = undefined;
+    for (const ds of this.dsInformer.list()) {
+      if (this.shouldRun(ds, node).shouldRun) this.queue.add(objectKey(ds));
+    }
+  }
+
+  /**
+   * `updateNode`: enqueues the DaemonSets whose `shouldRun` or `shouldContinueRunning` changed for the
+   * node. Upstream first drops updates that `shouldIgnoreNodeUpdate` (only heartbeats and conditions that
+   * stayed as they were); this drops every update that leaves the fields `NodeShouldRunDaemonPod` reads
+   * unchanged, which enqueues the same DaemonSets without deep-comparing whole nodes.
+   */
+  updateNode(oldNode: Node, curNode: Node): void {
+    if (!daemonSchedulingInputsChanged(oldNode, curNode)) return;
+    for (const ds of this.dsInformer.list()) {
+      const was = this.shouldRun(ds, oldNode);
+      const is = this.shouldRun(ds, curNode);
+      if (was.shouldRun !== is.shouldRun || was.shouldContinueRunning !== is.shouldContinueRunning) this.queue.add(objectKey(ds));
+    }
+  }
+
+  /** `NodeShouldRunDaemonPod` through `shouldRunCache`. */
+  private shouldRun(ds: DaemonSet, node: Node): ShouldRunResult {
+    const cache = this.shouldRunCacheFor(ds);
+    let r = cache.byNode.get(node);
+    if (r === undefined) {
+      r = nodeShouldRunDaemonPod(node, ds, cache.podSpec);
+      cache.byNode.set(node, r);
+    }
+    return r;
+  }
+
+  private shouldRunCacheFor(ds: DaemonSet): ShouldRunCache {
+    const uid = ds.metadata?.uid ?? '';
+    const cached = this.shouldRunCache.get(uid);
+    if (cached?.ds === ds) return cached;
+    const key = daemonSchedulingKey(ds);
+    if (cached?.key === key) {
+      cached.ds = ds;
+      return cached;
+    }
+    const fresh: ShouldRunCache = { ds, key, podSpec: daemonPodSchedulingSpec(ds), byNode: new WeakMap() };
+    this.shouldRunCache.set(uid, fresh);
+    return fresh;
+  }
+
+  /** The nodes in name order. */
+  private nodesByName(): Node[] {
+    this.sortedNodeNames ??= this.nodeInformer
+      .list()
+      .map((n) => n.metadata?.name ?? '')
+      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    const nodes: Node[] = [];
+    for (const name of this.sortedNodeNames) {
+      const n = this.nodeInformer.get(name);
+      if (n !== undefined) nodes.push(n);
+    }
+    return nodes;
   }
 
   private owner(p: Pod): DaemonSet | undefined {
@@ -185,7 +263,7 @@ export class DaemonSetController implements Controller {
   /** `getNodesToDaemonPods`: claimed pods by target node (terminal pods being deleted are left out). */
   private async nodesToDaemonPods(ds: DaemonSet): Promise<Map<string, Pod[]>> {
     const pods = await claimObjects(
-      this.podInformer.byIndex(NamespaceIndex, nsOf(ds)),
+      this.claimCandidates.candidates(nsOf(ds), ds.metadata?.uid ?? ''),
       {
         client: this.ctx.client,
         res: resources.pods,
@@ -202,7 +280,9 @@ export class DaemonSetController implements Controller {
       if (terminal && p.metadata?.deletionTimestamp !== undefined) continue;
       const n = targetNodeName(p);
       if (n === undefined) continue;
-      m.set(n, [...(m.get(n) ?? []), p]);
+      const onNode = m.get(n);
+      if (onNode === undefined) m.set(n, [p]);
+      else onNode.push(p);
     }
     return m;
   }
@@ -301,13 +381,12 @@ export class DaemonSetController implements Controller {
     const needing: string[] = [];
     const toDelete: string[] = [];
     const allowsSurge = (ds.spec?.updateStrategy?.type ?? 'RollingUpdate') === 'RollingUpdate' && surgeAndUnavailable(ds, 1).maxSurge > 0;
-    const nodes = [...this.nodeInformer.list()].sort((a, b) => ((a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : 1));
+    const nodes = this.nodesByName();
     const known = new Set<string>();
-    const podSpec = daemonPodSchedulingSpec(ds);
     for (const node of nodes) {
       const name = node.metadata?.name ?? '';
       known.add(name);
-      const { shouldRun, shouldContinueRunning } = nodeShouldRunDaemonPod(node, ds, podSpec);
+      const { shouldRun, shouldContinueRunning } = this.shouldRun(ds, node);
       const pods = byNode.get(name);
       if (shouldRun && pods === undefined) {
         needing.push(name);
@@ -427,11 +506,10 @@ export class DaemonSetController implements Controller {
   /** `rollingUpdate`. */
   private async rollingUpdate(ds: DaemonSet, hash: string): Promise<void> {
     const byNode = await this.nodesToDaemonPods(ds);
-    const nodes = this.nodeInformer.list();
+    const nodes = this.nodesByName();
     let desired = 0;
-    const podSpec = daemonPodSchedulingSpec(ds);
     for (const node of nodes) {
-      if (!nodeShouldRunDaemonPod(node, ds, podSpec).shouldRun) continue;
+      if (!this.shouldRun(ds, node).shouldRun) continue;
       desired++;
       const n = node.metadata?.name ?? '';
       if (!byNode.has(n)) byNode.set(n, []);
@@ -440,8 +518,7 @@ export class DaemonSetController implements Controller {
     const now = this.ctx.clock.now();
     const minReady = ds.spec?.minReadySeconds ?? 0;
     const gen = templateGeneration(ds);
-    const entries = [...byNode.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const nodeByName = new Map(nodes.map((n) => [n.metadata?.name ?? '', n]));
+    const entries = entriesByNodeName(byNode, nodes);
     if (maxSurge === 0) {
       let numUnavailable = 0;
       const allowed: string[] = [];
@@ -480,10 +557,10 @@ export class DaemonSetController implements Controller {
       if (r.oldPod !== undefined) {
         if (isPodAvailable(r.oldPod, minReady, now)) numAvailable++;
       } else if (r.newPod !== undefined && isPodAvailable(r.newPod, minReady, now)) numAvailable++;
-      const node = nodeByName.get(nodeName);
+      const node = this.nodeInformer.get(nodeName);
       if (r.oldPod === undefined) continue;
       if (r.newPod === undefined) {
-        const shouldRun = node !== undefined && nodeShouldRunDaemonPod(node, ds, podSpec).shouldRun;
+        const shouldRun = node !== undefined && this.shouldRun(ds, node).shouldRun;
         if (!isPodAvailable(r.oldPod, minReady, now)) {
           if (!shouldRun) oldToDelete.push(r.oldPod.metadata?.name ?? '');
           else allowedNew.push(nodeName);
@@ -540,16 +617,15 @@ export class DaemonSetController implements Controller {
     let available = 0;
     let updated = 0;
     let misscheduled = 0;
-    const podSpec = daemonPodSchedulingSpec(ds);
     for (const node of this.nodeInformer.list()) {
-      const { shouldRun } = nodeShouldRunDaemonPod(node, ds, podSpec);
+      const { shouldRun } = this.shouldRun(ds, node);
       const pods = byNode.get(node.metadata?.name ?? '') ?? [];
       const scheduled = pods.length > 0;
       if (shouldRun) {
         desired++;
         if (!scheduled) continue;
         current++;
-        const pod = [...pods].sort(podByCreationTimestampAndPhase)[0];
+        const pod = pods.length === 1 ? pods[0] : [...pods].sort(podByCreationTimestampAndPhase)[0];
         if (pod === undefined) continue;
         if (isPodReady(pod)) {
           ready++;
@@ -579,6 +655,29 @@ export class DaemonSetController implements Controller {
     }
     if (minReady > 0 && ready !== available) this.queue.addAfter(objectKey(ds), minReady * 1000);
   }
+}
+
+interface ShouldRunCache {
+  /** The DaemonSet object last checked against `key`. */
+  ds: DaemonSet;
+  key: string;
+  podSpec: ReturnType<typeof daemonPodSchedulingSpec>;
+  byNode: WeakMap<Node, ShouldRunResult>;
+}
+
+/**
+ * `byNode`'s entries in node-name order. `nodes` is already in that order: when every entry is on a known
+ * node (the usual case) the order is taken from it instead of sorting again.
+ */
+function entriesByNodeName(byNode: Map<string, Pod[]>, nodes: readonly Node[]): [string, Pod[]][] {
+  const out: [string, Pod[]][] = [];
+  for (const n of nodes) {
+    const name = n.metadata?.name ?? '';
+    const pods = byNode.get(name);
+    if (pods !== undefined) out.push([name, pods]);
+  }
+  if (out.length === byNode.size) return out;
+  return [...byNode.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
 }
 
 export function create(ctx: ControllerContext, opts: DaemonSetControllerOptions = {}): DaemonSetController {

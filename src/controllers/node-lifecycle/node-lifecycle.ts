@@ -71,6 +71,21 @@ interface ZoneTainter {
   limiter: TokenBucket;
   /** Node names waiting for a NoExecute taint, FIFO (`RateLimitedTimedQueue`). */
   queue: string[];
+  /** How many times each name is in `queue`: membership without scanning it (thousands of nodes start NotReady). */
+  queued: Map<string, number>;
+}
+
+function enqueueTainting(t: ZoneTainter, name: string): void {
+  t.queue.push(name);
+  t.queued.set(name, (t.queued.get(name) ?? 0) + 1);
+}
+
+function shiftTainting(t: ZoneTainter): void {
+  const name = t.queue.shift();
+  if (name === undefined) return;
+  const n = (t.queued.get(name) ?? 0) - 1;
+  if (n > 0) t.queued.set(name, n);
+  else t.queued.delete(name);
 }
 
 export class NodeLifecycleController implements Controller {
@@ -233,7 +248,7 @@ export class NodeLifecycleController implements Controller {
   private tainterFor(zone: string): ZoneTainter {
     let t = this.tainters.get(zone);
     if (t === undefined) {
-      t = { limiter: new TokenBucket(this.o.evictionLimiterQps, 1, this.ctx.clock.now()), queue: [] };
+      t = { limiter: new TokenBucket(this.o.evictionLimiterQps, 1, this.ctx.clock.now()), queue: [], queued: new Map() };
       this.tainters.set(zone, t);
       if (!this.zoneStates.has(zone)) this.zoneStates.set(zone, 'Initial');
     }
@@ -243,13 +258,17 @@ export class NodeLifecycleController implements Controller {
   private markNodeForTainting(node: Node): void {
     const t = this.tainterFor(zoneKey(node));
     const name = node.metadata?.name ?? '';
-    if (!t.queue.includes(name)) t.queue.push(name);
+    if (!t.queued.has(name)) enqueueTainting(t, name);
   }
 
   /** `markNodeAsReachable`: drops both NoExecute taints and any queued tainting. */
   private async markNodeAsReachable(node: Node): Promise<boolean> {
     const t = this.tainters.get(zoneKey(node));
-    if (t !== undefined) t.queue = t.queue.filter((n) => n !== node.metadata?.name);
+    const name = node.metadata?.name ?? '';
+    if (t?.queued.has(name) === true) {
+      t.queue = t.queue.filter((n) => n !== name);
+      t.queued.delete(name);
+    }
     if (!taintExists(node.spec?.taints, UnreachableTaintTemplate) && !taintExists(node.spec?.taints, NotReadyTaintTemplate)) return false;
     return this.swapNodeControllerTaint(node.metadata?.name ?? '', [], [UnreachableTaintTemplate, NotReadyTaintTemplate]);
   }
@@ -262,19 +281,19 @@ export class NodeLifecycleController implements Controller {
         const name = t.queue[0] ?? '';
         const node = this.nodeInformer.get(name);
         if (node === undefined) {
-          t.queue.shift();
+          shiftTainting(t);
           continue;
         }
         const ready = getNodeCondition(node, 'Ready');
         if (ready === undefined || ready.status === 'True') {
-          t.queue.shift();
+          shiftTainting(t);
           continue;
         }
         if (!t.limiter.tryAccept(now)) break;
-        t.queue.shift();
+        shiftTainting(t);
         const add = ready.status === 'False' ? NotReadyTaintTemplate : UnreachableTaintTemplate;
         const opposite = ready.status === 'False' ? UnreachableTaintTemplate : NotReadyTaintTemplate;
-        if (!(await this.swapNodeControllerTaint(name, [add], [opposite]))) t.queue.push(name);
+        if (!(await this.swapNodeControllerTaint(name, [add], [opposite]))) enqueueTainting(t, name);
       }
     }
   }
@@ -303,7 +322,9 @@ export class NodeLifecycleController implements Controller {
     const zoneConditions = new Map<string, (ReturnType<typeof getNodeCondition>)[]>();
     for (const cached of nodes) {
       const name = cached.metadata?.name ?? '';
-      let node = structuredClone(cached);
+      // Read only: tryUpdateNodeHealth copies the node when it has to change it, and nothing here writes to
+      // the cache's object, so the pass no longer copies every node (most passes change none).
+      let node: Node = cached;
       let result: ReturnType<typeof tryUpdateNodeHealth> | undefined;
       for (let attempt = 0; attempt < 5 && result === undefined; attempt++) {
         const lease = this.leaseInformer.get(`kube-node-lease/${name}`);
@@ -324,7 +345,9 @@ export class NodeLifecycleController implements Controller {
       if (result === undefined) continue;
       if (node.metadata?.labels?.[LabelNodeExcludeDisruption] === undefined) {
         const z = zoneKey(node);
-        zoneConditions.set(z, [...(zoneConditions.get(z) ?? []), result.currentReady]);
+        const inZone = zoneConditions.get(z);
+        if (inZone === undefined) zoneConditions.set(z, [result.currentReady]);
+        else inZone.push(result.currentReady);
       }
       if (result.currentReady === undefined) continue;
       await this.processTaintBaseEviction(node, result.observedReady.status);
