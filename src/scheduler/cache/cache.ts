@@ -244,6 +244,7 @@ export class Cache {
       if (existing.podsWithAffinity.length > 0 !== clone.podsWithAffinity.length > 0) updateAffinityLists = true;
       if (existing.podsWithRequiredAntiAffinity.length > 0 !== clone.podsWithRequiredAntiAffinity.length > 0) updateAffinityLists = true;
       existing.copyFrom(clone);
+      s.recordChange(existing);
     }
     this.dirty.clear();
     if (updateAllLists) {

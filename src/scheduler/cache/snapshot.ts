@@ -14,6 +14,11 @@ export class Snapshot implements NodeInfoLister {
   havePodsWithRequiredAntiAffinityNodeInfoList: NodeInfo[] = [];
   /** The cache generation this snapshot reflects. */
   generation = 0;
+  /** NodeInfos re-copied in place by the cache, oldest first; `changeLog[0]` has sequence `changeLogStart`. */
+  private changeLog: NodeInfo[] = [];
+  private changeLogStart = 0;
+  private positions: Map<NodeInfo, number> | undefined = undefined;
+  private positionsOf: readonly NodeInfo[] | undefined = undefined;
 
   /** `NewSnapshot(pods, nodes)`: a standalone snapshot for tests and offline checks. */
   static fromPodsAndNodes(pods: readonly Pod[], nodes: readonly Node[]): Snapshot {
@@ -57,6 +62,33 @@ export class Snapshot implements NodeInfoLister {
   rebuildAffinityLists(): void {
     this.havePodsWithAffinityNodeInfoList = this.nodeInfoList.filter((n) => n.podsWithAffinity.length > 0);
     this.havePodsWithRequiredAntiAffinityNodeInfoList = this.nodeInfoList.filter((n) => n.podsWithRequiredAntiAffinity.length > 0);
+  }
+
+  /** Called by the cache after re-copying `ni` in place; the log is dropped when it outgrows the node count. */
+  recordChange(ni: NodeInfo): void {
+    if (this.changeLog.length >= 2 * this.nodeInfoMap.size + 1024) {
+      this.changeLogStart += this.changeLog.length;
+      this.changeLog = [];
+    }
+    this.changeLog.push(ni);
+  }
+
+  changeCursor(): number {
+    return this.changeLogStart + this.changeLog.length;
+  }
+
+  changesSince(cursor: number): { log: readonly NodeInfo[]; from: number } | undefined {
+    const from = cursor - this.changeLogStart;
+    if (from < 0 || from > this.changeLog.length) return undefined;
+    return { log: this.changeLog, from };
+  }
+
+  indexOf(nodeInfo: NodeInfo): number | undefined {
+    if (this.positionsOf !== this.nodeInfoList || this.positions === undefined) {
+      this.positions = new Map(this.nodeInfoList.map((ni, i) => [ni, i]));
+      this.positionsOf = this.nodeInfoList;
+    }
+    return this.positions.get(nodeInfo);
   }
 
   list(): readonly NodeInfo[] {

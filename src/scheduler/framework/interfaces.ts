@@ -126,6 +126,14 @@ export interface NodeInfoLister {
   havePodsWithAffinityList(): readonly NodeInfo[];
   havePodsWithRequiredAntiAffinityList(): readonly NodeInfo[];
   get(nodeName: string): NodeInfo | undefined;
+  /**
+   * For plugins that keep derived state across cycles: the NodeInfos re-copied since `cursor` (a value
+   * of `changeCursor()`), as `log.slice(from)` (repeats possible), and the position of a NodeInfo in
+   * `list()`. Undefined when the lister keeps no log or `cursor` is too old: compare every node then.
+   */
+  changesSince?(cursor: number): { log: readonly NodeInfo[]; from: number } | undefined;
+  changeCursor?(): number;
+  indexOf?(nodeInfo: NodeInfo): number | undefined;
 }
 
 /** Objects whose selectors define a pod's default spreading (`helper.DefaultSelector`). */

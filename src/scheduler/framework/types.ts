@@ -184,6 +184,11 @@ export class NodeInfo {
   allocatable = new Resource();
   imageStates = new Map<string, ImageStateSummary>();
   generation = 0;
+  /**
+   * Answers a plugin derived from `pods` (PodTopologySpread's selector match counts), keyed by the
+   * plugin's own question ids and tagged with its owner; dropped whenever the pods change.
+   */
+  podsMemo: { owner: object; answers: Map<number, number> } | undefined = undefined;
 
   constructor(...pods: Pod[]) {
     for (const p of pods) this.addPod(p);
@@ -237,6 +242,7 @@ export class NodeInfo {
       if (sign > 0) this.usedPorts.add(hp.ip, hp.protocol, hp.port);
       else this.usedPorts.remove(hp.ip, hp.protocol, hp.port);
     }
+    this.podsMemo = undefined;
     this.generation++;
   }
 
@@ -255,6 +261,7 @@ export class NodeInfo {
     this.allocatable = o.allocatable;
     this.imageStates = o.imageStates;
     this.generation = o.generation;
+    this.podsMemo = o.podsMemo;
   }
 
   /** `NodeInfo.Snapshot()`: a copy whose lists and accounting can change independently. */

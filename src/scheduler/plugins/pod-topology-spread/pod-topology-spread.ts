@@ -16,6 +16,7 @@ import {
   type EnqueueExtensions,
   type FilterPlugin,
   type Handle,
+  type NodeInfoLister,
   type NodeScore,
   type PreFilterExtensions,
   type PreFilterPlugin,
@@ -29,6 +30,7 @@ import { names } from '../../framework/names.js';
 import { Code, Status, newStatus } from '../../framework/status.js';
 import type { NodeInfo, PodInfo } from '../../framework/types.js';
 import { asPod } from '../_hints.js';
+import { DomainCountsCache, MatchCounts, memoKey, type DomainCounts } from './_domain-counts.js';
 
 export const Name = names.PodTopologySpread;
 export const ErrReasonConstraintsNotMatch = "node(s) didn't match pod topology spread constraints";
@@ -121,8 +123,11 @@ class PreScoreState implements StateData {
   ignoredNodes = new Set<string>();
   topologyPairToPodCounts = new Map<string, number>();
   topologyNormalizingWeight: number[] = [];
-  /** The match-count memo's key of `constraints[i]` (selector and namespace). */
-  selectorKeys: string[] = [];
+  /** The match-count memo's id of `constraints[i]` (selector and namespace). */
+  selectorIds: number[] = [];
+  namespace = '';
+  /** `topologyPairToPodCounts` of `constraints[i]`'s topology key by value (undefined for hostname). */
+  countsByValue: (Map<string, number> | undefined)[] = [];
   clone(): StateData {
     return this;
   }
@@ -131,47 +136,6 @@ class PreScoreState implements StateData {
 function nodeLabelsMatchSpreadConstraints(labels: Readonly<Record<string, string>>, constraints: readonly Constraint[]): boolean {
   for (const c of constraints) if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return false;
   return true;
-}
-
-/** `countPodsMatchSelector`: terminating pods and other namespaces are not counted. */
-function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selector, ns: string): number {
-  if (selector.isEmpty()) return 0;
-  let n = 0;
-  for (const p of pods) {
-    const m = p.pod.metadata;
-    if (m?.deletionTimestamp !== undefined || m?.namespace !== ns) continue;
-    if (selector.matches(m.labels)) n++;
-  }
-  return n;
-}
-
-/**
- * Memoizes `countPodsMatchSelector` per node pod list: every pod of a ReplicaSet asks the same
- * (selector, namespace) question of every node, and between two cycles only the nodes that changed (a new
- * pods array or a bumped generation) need counting again. Same answers, O(nodes) instead of O(pods).
- */
-function memoKey(selector: Selector, ns: string): string {
-  return `${ns}\u0000${selector.toString()}`;
-}
-
-class MatchCounts {
-  private readonly byPods = new WeakMap<readonly PodInfo[], { generation: number; length: number; counts: Map<string, number> }>();
-
-  /** `key` names the question: `memoKey(selector, ns)`, computed once per cycle by the caller. */
-  count(nodeInfo: NodeInfo, selector: Selector, key: string, ns: string): number {
-    const pods = nodeInfo.pods;
-    let e = this.byPods.get(pods);
-    if (e === undefined || e.generation !== nodeInfo.generation || e.length !== pods.length) {
-      e = { generation: nodeInfo.generation, length: pods.length, counts: new Map() };
-      this.byPods.set(pods, e);
-    }
-    let n = e.counts.get(key);
-    if (n === undefined) {
-      n = countPodsMatchSelector(pods, selector, ns);
-      e.counts.set(key, n);
-    }
-    return n;
-  }
 }
 
 function matchNodeInclusionPolicies(c: Constraint, pod: Pod, nodeInfo: NodeInfo, required: RequiredNodeAffinity): boolean {
@@ -193,6 +157,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
   private readonly defaultConstraints: readonly TopologySpreadConstraint[];
   private readonly systemDefaulted: boolean;
   private readonly matchCounts = new MatchCounts();
+  private readonly domainCounts = new DomainCountsCache();
 
   constructor(
     private readonly handle: Handle,
@@ -254,6 +219,30 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     return new Selector(reqs);
   }
 
+  /**
+   * The per-domain counts of constraint `c` over `list`, caught up incrementally: nodes count when they
+   * carry all `requiredKeys` and pass `c`'s node inclusion policies for `pod`.
+   */
+  private countsFor(lister: NodeInfoLister, pod: Pod, c: Constraint, selectorKey: string, requiredKeys: readonly string[], required: RequiredNodeAffinity): DomainCounts {
+    const spec = pod.spec;
+    const affinityKey = c.nodeAffinityPolicy === 'Honor' ? JSON.stringify([spec?.nodeSelector ?? null, spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null]) : '';
+    const taintsKey = c.nodeTaintsPolicy === 'Honor' ? JSON.stringify(spec?.tolerations ?? null) : '';
+    const key = `${requiredKeys.join('\u0001')}\u0000${c.topologyKey}\u0000${selectorKey}\u0000${affinityKey}\u0000${taintsKey}`;
+    const dc = this.domainCounts.get(key);
+    dc.sync(lister, {
+      topologyKey: c.topologyKey,
+      selector: c.selector,
+      selectorId: this.matchCounts.idOf(selectorKey),
+      namespace: pod.metadata?.namespace ?? '',
+      valueOf: (nodeInfo) => {
+        for (const k of requiredKeys) if (!Object.prototype.hasOwnProperty.call(nodeInfo.labels, k)) return undefined;
+        if (!matchNodeInclusionPolicies(c, pod, nodeInfo, required)) return undefined;
+        return nodeInfo.labels[c.topologyKey] ?? '';
+      },
+    }, this.matchCounts);
+    return dc;
+  }
+
   // ---- filtering ----
 
   preFilter(state: CycleState, pod: Pod): { result?: PreFilterResult; status: Status } {
@@ -271,15 +260,34 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     s.constraints = constraints;
     const required = new RequiredNodeAffinity(pod);
     const ns = pod.metadata?.namespace ?? '';
-    const selectorKeys = constraints.map((c) => memoKey(c.selector, ns));
-    for (const nodeInfo of this.handle.snapshot().list()) {
-      if (!nodeLabelsMatchSpreadConstraints(nodeInfo.labels, constraints)) continue;
-      for (const [i, c] of constraints.entries()) {
-        if (!matchNodeInclusionPolicies(c, pod, nodeInfo, required)) continue;
-        const key = pairKey(c.topologyKey, nodeInfo.labels[c.topologyKey] ?? '');
-        const count = this.matchCounts.count(nodeInfo, c.selector, selectorKeys[i] ?? '', ns);
-        s.tpPairToMatchNum.set(key, (s.tpPairToMatchNum.get(key) ?? 0) + count);
+    const lister = this.handle.snapshot();
+    const requiredKeys = constraints.map((c) => c.topologyKey);
+    const byTopologyKey = new Map<string, DomainCounts[]>();
+    for (const c of constraints) {
+      const dc = this.countsFor(lister, pod, c, memoKey(c.selector, ns), requiredKeys, required);
+      const group = byTopologyKey.get(c.topologyKey);
+      if (group === undefined) byTopologyKey.set(c.topologyKey, [dc]);
+      else group.push(dc);
+    }
+    // The straightforward loop's insertion order per topology key (the critical paths depend on it).
+    for (const [tpKey, group] of byTopologyKey) {
+      const first = group[0];
+      if (group.length === 1 && first !== undefined) {
+        for (const v of first.order()) s.tpPairToMatchNum.set(pairKey(tpKey, v), first.total(v) ?? 0);
+        continue;
       }
+      const merged = new Map<string, { first: number; total: number }>();
+      for (const dc of group) {
+        for (const [v, i] of dc.firstIndexes()) {
+          const m = merged.get(v);
+          if (m === undefined) merged.set(v, { first: i, total: dc.total(v) ?? 0 });
+          else {
+            m.first = Math.min(m.first, i);
+            m.total += dc.total(v) ?? 0;
+          }
+        }
+      }
+      for (const [v, m] of [...merged].sort((a, b) => a[1].first - b[1].first)) s.tpPairToMatchNum.set(pairKey(tpKey, v), m.total);
     }
     for (const key of s.tpPairToMatchNum.keys()) {
       const k = key.slice(0, key.indexOf('\u0000'));
@@ -344,7 +352,8 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
   // ---- scoring ----
 
   preScore(state: CycleState, pod: Pod, filteredNodes: readonly NodeInfo[]): Status {
-    const allNodes = this.handle.snapshot().list();
+    const lister = this.handle.snapshot();
+    const allNodes = lister.list();
     if (filteredNodes.length === 0 || allNodes.length === 0) return newStatus(Code.Skip);
     const s = new PreScoreState();
     const tsc = pod.spec?.topologySpreadConstraints ?? [];
@@ -352,52 +361,70 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     s.constraints = tsc.length > 0 ? this.filterConstraints(tsc, pod.metadata?.labels, 'ScheduleAnyway') : this.buildDefaultConstraints(pod, 'ScheduleAnyway');
     if (s.constraints.length === 0) return newStatus(Code.Skip);
     const topoSize = new Array<number>(s.constraints.length).fill(0);
+    // Per topology key: value -> its pair key (looked up by the node's label string, not a new pair string).
+    const domains = new Map<string, Map<string, string>>();
+    const domainOf: (Map<string, string> | undefined)[] = s.constraints.map((c) => {
+      if (c.topologyKey === labelHostname) return undefined;
+      let d = domains.get(c.topologyKey);
+      if (d === undefined) domains.set(c.topologyKey, (d = new Map<string, string>()));
+      return d;
+    });
     for (const n of filteredNodes) {
       if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(n.labels, s.constraints)) {
         s.ignoredNodes.add(n.name);
         continue;
       }
-      s.constraints.forEach((c, i) => {
-        if (c.topologyKey === labelHostname) return;
-        const key = pairKey(c.topologyKey, n.labels[c.topologyKey] ?? '');
-        if (!s.topologyPairToPodCounts.has(key)) {
+      for (let i = 0; i < s.constraints.length; i++) {
+        const d = domainOf[i];
+        if (d === undefined) continue;
+        const c = s.constraints[i] as Constraint;
+        const value = n.labels[c.topologyKey] ?? '';
+        if (!d.has(value)) {
+          const key = pairKey(c.topologyKey, value);
           s.topologyPairToPodCounts.set(key, 0);
+          d.set(value, key);
           topoSize[i] = (topoSize[i] ?? 0) + 1;
         }
-      });
+      }
     }
     s.topologyNormalizingWeight = s.constraints.map((c, i) => topologyNormalizingWeight(c.topologyKey === labelHostname ? filteredNodes.length - s.ignoredNodes.size : (topoSize[i] ?? 0)));
     const required = new RequiredNodeAffinity(pod);
     const ns = pod.metadata?.namespace ?? '';
-    const selectorKeys = (s.selectorKeys = s.constraints.map((c) => memoKey(c.selector, ns)));
-    for (const nodeInfo of allNodes) {
-      if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(nodeInfo.labels, s.constraints)) continue;
-      for (const [i, c] of s.constraints.entries()) {
-        if (!matchNodeInclusionPolicies(c, pod, nodeInfo, required)) continue;
-        const key = pairKey(c.topologyKey, nodeInfo.labels[c.topologyKey] ?? '');
-        const cur = s.topologyPairToPodCounts.get(key);
-        if (cur === undefined) continue;
-        s.topologyPairToPodCounts.set(key, cur + this.matchCounts.count(nodeInfo, c.selector, selectorKeys[i] ?? '', ns));
+    s.namespace = ns;
+    const selectorKeys = s.constraints.map((c) => memoKey(c.selector, ns));
+    s.selectorIds = selectorKeys.map((k) => this.matchCounts.idOf(k));
+    const requiredKeys = requireAllTopologies ? s.constraints.map((c) => c.topologyKey) : [];
+    for (const [i, c] of s.constraints.entries()) {
+      if (c.topologyKey === labelHostname) continue;
+      const dc = this.countsFor(lister, pod, c, selectorKeys[i] ?? '', requiredKeys, required);
+      for (const [value, key] of domainOf[i] ?? []) {
+        const n = dc.total(value);
+        if (n !== undefined) s.topologyPairToPodCounts.set(key, (s.topologyPairToPodCounts.get(key) ?? 0) + n);
       }
     }
+    const byTopologyKey = new Map<string, Map<string, number>>();
+    for (const [tpKey, d] of domains) {
+      const counts = new Map<string, number>();
+      for (const [value, key] of d) counts.set(value, s.topologyPairToPodCounts.get(key) ?? 0);
+      byTopologyKey.set(tpKey, counts);
+    }
+    s.countsByValue = s.constraints.map((c) => byTopologyKey.get(c.topologyKey));
     state.write(preScoreStateKey, s);
     return Status.success();
   }
 
-  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
     const s = state.read<PreScoreState>(preScoreStateKey);
     if (s === undefined) return { score: 0, status: Status.error(`reading "${preScoreStateKey}" from cycleState: not found`) };
     if (s.ignoredNodes.has(nodeInfo.name)) return { score: 0, status: Status.success() };
     let score = 0;
-    s.constraints.forEach((c, i) => {
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i] as Constraint;
       const tpVal = nodeInfo.labels[c.topologyKey];
-      if (tpVal === undefined) return;
-      const cnt =
-        c.topologyKey === labelHostname
-          ? this.matchCounts.count(nodeInfo, c.selector, s.selectorKeys[i] ?? memoKey(c.selector, pod.metadata?.namespace ?? ''), pod.metadata?.namespace ?? '')
-          : (s.topologyPairToPodCounts.get(pairKey(c.topologyKey, tpVal)) ?? 0);
+      if (tpVal === undefined) continue;
+      const cnt = c.topologyKey === labelHostname ? this.matchCounts.count(nodeInfo, c.selector, s.selectorIds[i] ?? -1, s.namespace) : (s.countsByValue[i]?.get(tpVal) ?? 0);
       score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i] ?? 0);
-    });
+    }
     return { score: goRound(score), status: Status.success() };
   }
 

@@ -1,0 +1,228 @@
+/**
+ * Incremental per-domain match counts for PodTopologySpread's PreFilter and PreScore.
+ *
+ * Upstream walks every node of the snapshot for every pod and counts the node's pods matching each
+ * constraint's selector (`countPodsMatchSelector`), O(pods) per cycle. Between two cycles only the nodes
+ * the cache re-copied (a pod assumed, a node updated) change, so the answer to one question ("pods in
+ * namespace N matching selector S, per value of topology key K, over the nodes a pod's inclusion policies
+ * admit") is kept per snapshot position and caught up by re-counting only nodes whose NodeInfo changed:
+ * O(nodes) cheap comparisons plus O(pods on changed nodes) per cycle. The totals equal the straightforward
+ * loop's, and `order` lists values in the order that loop first meets them (its map insertion order).
+ */
+import type { Node } from 'kubernetes-types/core/v1.js';
+import type { Selector } from '../../../api/labels.js';
+import type { NodeInfoLister } from '../../framework/interfaces.js';
+import type { NodeInfo, PodInfo } from '../../framework/types.js';
+
+/** `countPodsMatchSelector`: terminating pods and other namespaces are not counted. */
+export function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selector, ns: string): number {
+  if (selector.isEmpty()) return 0;
+  let n = 0;
+  for (const p of pods) {
+    const m = p.pod.metadata;
+    if (m?.deletionTimestamp !== undefined || m?.namespace !== ns) continue;
+    if (selector.matches(m.labels)) n++;
+  }
+  return n;
+}
+
+/** Names the (selector, namespace) question; `MatchCounts.idOf` turns it into a number. */
+export function memoKey(selector: Selector, ns: string): string {
+  return `${ns}\u0000${selector.toString()}`;
+}
+
+/**
+ * Memoizes `countPodsMatchSelector` per NodeInfo (`podsMemo`, dropped whenever its pods change): every
+ * pod of a ReplicaSet asks the same (selector, namespace) question of every node, and between two cycles
+ * only the nodes that changed need counting again.
+ */
+export class MatchCounts {
+  private readonly ids = new Map<string, number>();
+  private nextId = 0;
+
+  /**
+   * A number for a `memoKey` (number keys make the per-node lookups cheap). Ids are never reused, so
+   * forgetting old ones only costs a recount.
+   */
+  idOf(key: string): number {
+    let id = this.ids.get(key);
+    if (id === undefined) {
+      if (this.ids.size >= 100_000) this.ids.clear();
+      id = this.nextId++;
+      this.ids.set(key, id);
+    }
+    return id;
+  }
+
+  /** `id` names the question: `idOf(memoKey(selector, ns))`, computed once per cycle by the caller. */
+  count(nodeInfo: NodeInfo, selector: Selector, id: number, ns: string): number {
+    let memo = nodeInfo.podsMemo;
+    if (memo?.owner !== this) nodeInfo.podsMemo = memo = { owner: this, answers: new Map() };
+    let n = memo.answers.get(id);
+    if (n === undefined) {
+      n = countPodsMatchSelector(nodeInfo.pods, selector, ns);
+      memo.answers.set(id, n);
+    }
+    return n;
+  }
+}
+
+/** One counting question over a snapshot's node list. */
+export interface DomainQuestion {
+  topologyKey: string;
+  selector: Selector;
+  /** `MatchCounts.idOf(memoKey(selector, namespace))`. */
+  selectorId: number;
+  namespace: string;
+  /**
+   * The topology value a node contributes to, or undefined when the node is not counted (missing required
+   * topology keys, or excluded by the node inclusion policies). Must depend only on the node object.
+   */
+  valueOf(nodeInfo: NodeInfo): string | undefined;
+}
+
+/** Per-value totals of one question, kept up to date with a snapshot's node list. */
+export class DomainCounts {
+  private list: readonly NodeInfo[] | undefined = undefined;
+  private nodes: (Node | undefined)[] = [];
+  private pods: (readonly PodInfo[] | undefined)[] = [];
+  private generations: number[] = [];
+  private values: (string | undefined)[] = [];
+  private counts: number[] = [];
+  private readonly totals = new Map<string, number>();
+  private readonly nodesPerValue = new Map<string, number>();
+  private ordered: string[] | undefined = undefined;
+  private cursor: number | undefined = undefined;
+
+  /**
+   * Catches up with the lister's node list: a different list array means a full recount; otherwise the
+   * nodes re-copied since the last call (from the lister's change log, or by comparing every node when
+   * it has none) are counted again.
+   */
+  sync(lister: NodeInfoLister, q: DomainQuestion, matchCounts: MatchCounts): void {
+    const list = lister.list();
+    const cursor = lister.changeCursor?.();
+    if (list !== this.list || list.length !== this.values.length) {
+      this.rebuild(list, q, matchCounts);
+    } else {
+      const changes = this.cursor === undefined ? undefined : lister.changesSince?.(this.cursor);
+      if (changes !== undefined && lister.indexOf !== undefined) {
+        const { log, from } = changes;
+        for (let j = from; j < log.length; j++) {
+          const ni = log[j] as NodeInfo;
+          const i = lister.indexOf(ni);
+          if (i !== undefined && list[i] === ni) this.update(i, ni, q, matchCounts);
+        }
+      } else {
+        for (let i = 0; i < list.length; i++) this.update(i, list[i] as NodeInfo, q, matchCounts);
+      }
+    }
+    this.cursor = cursor;
+  }
+
+  private update(i: number, ni: NodeInfo, q: DomainQuestion, matchCounts: MatchCounts): void {
+    if (ni.generation === this.generations[i] && ni.pods === this.pods[i] && ni.node === this.nodes[i]) return;
+    this.generations[i] = ni.generation;
+    this.pods[i] = ni.pods;
+    const old = this.values[i];
+    let value = old;
+    if (ni.node !== this.nodes[i]) {
+      this.nodes[i] = ni.node;
+      value = q.valueOf(ni);
+    }
+    this.remove(old, this.counts[i] ?? 0);
+    const count = value === undefined ? 0 : matchCounts.count(ni, q.selector, q.selectorId, q.namespace);
+    this.counts[i] = count;
+    this.values[i] = value;
+    this.add(value, count);
+    if (value !== old) this.ordered = undefined;
+  }
+
+  private add(value: string | undefined, count: number): void {
+    if (value === undefined) return;
+    this.totals.set(value, (this.totals.get(value) ?? 0) + count);
+    this.nodesPerValue.set(value, (this.nodesPerValue.get(value) ?? 0) + 1);
+  }
+
+  private remove(value: string | undefined, count: number): void {
+    if (value === undefined) return;
+    const left = (this.nodesPerValue.get(value) ?? 0) - 1;
+    if (left <= 0) {
+      this.nodesPerValue.delete(value);
+      this.totals.delete(value);
+      return;
+    }
+    this.nodesPerValue.set(value, left);
+    this.totals.set(value, (this.totals.get(value) ?? 0) - count);
+  }
+
+  private rebuild(list: readonly NodeInfo[], q: DomainQuestion, matchCounts: MatchCounts): void {
+    const n = list.length;
+    this.list = list;
+    this.nodes = new Array<Node | undefined>(n);
+    this.pods = new Array<readonly PodInfo[] | undefined>(n);
+    this.generations = new Array<number>(n);
+    this.values = new Array<string | undefined>(n);
+    this.counts = new Array<number>(n);
+    this.totals.clear();
+    this.nodesPerValue.clear();
+    this.ordered = undefined;
+    for (let i = 0; i < n; i++) {
+      const ni = list[i] as NodeInfo;
+      this.nodes[i] = ni.node;
+      this.pods[i] = ni.pods;
+      this.generations[i] = ni.generation;
+      const value = q.valueOf(ni);
+      const count = value === undefined ? 0 : matchCounts.count(ni, q.selector, q.selectorId, q.namespace);
+      this.values[i] = value;
+      this.counts[i] = count;
+      this.add(value, count);
+    }
+  }
+
+  /** The matching pods counted in a domain (undefined: no counted node has this value). */
+  total(value: string): number | undefined {
+    return this.totals.get(value);
+  }
+
+  /** Values of counted nodes, in the order of their first node in the list. */
+  order(): readonly string[] {
+    if (this.ordered === undefined) {
+      const seen = new Set<string>();
+      for (const v of this.values) if (v !== undefined) seen.add(v);
+      this.ordered = [...seen];
+    }
+    return this.ordered;
+  }
+
+  /** Position of the first counted node with each value (for merging several questions' orders). */
+  firstIndexes(): Map<string, number> {
+    const out = new Map<string, number>();
+    this.values.forEach((v, i) => {
+      if (v !== undefined && !out.has(v)) out.set(v, i);
+    });
+    return out;
+  }
+}
+
+/** A bounded least-recently-used map of `DomainCounts` by question key. */
+export class DomainCountsCache {
+  private readonly entries = new Map<string, DomainCounts>();
+
+  constructor(private readonly capacity = 64) {}
+
+  get(key: string): DomainCounts {
+    let e = this.entries.get(key);
+    if (e !== undefined) {
+      this.entries.delete(key);
+    } else {
+      e = new DomainCounts();
+      if (this.entries.size >= this.capacity) {
+        const oldest = this.entries.keys().next();
+        if (oldest.done !== true) this.entries.delete(oldest.value);
+      }
+    }
+    this.entries.set(key, e);
+    return e;
+  }
+}
