@@ -29,8 +29,7 @@ import {
   type ClusterState,
 } from './cluster-state.js';
 import { drainNode } from './drain.js';
-import { ControllerManager } from '../controllers/manager.js';
-import { Scheduler } from '../scheduler/scheduler.js';
+import { ComponentsWorker } from '../components/components.js';
 import { NodeHost, NodePortProxy, kubeSystemAddons } from '../node/index.js';
 import type { ResourceType } from '../api/resources.js';
 
@@ -78,8 +77,7 @@ export function nodeHostUser(): UserInfo {
 export class LocalCluster {
   private backend: Backend | undefined;
   private server: ApiServer | undefined;
-  private scheduler: Scheduler | undefined;
-  private controllers: ControllerManager | undefined;
+  private components: ComponentsWorker | undefined;
   private nodeHost: NodeHost | undefined;
   private proxy: NodePortProxy | undefined;
   private stateInformer: Informer<ConfigMap> | undefined;
@@ -145,20 +143,23 @@ export class LocalCluster {
       userName: 'kubernetes-admin',
       contextName: 'kubemix',
     });
-    const client = (username: string, groups: string[]): Client => new InProcessClient(server, { user: componentUser(username, groups) });
-    this.controllers = new ControllerManager({
-      client: client('system:kube-controller-manager', []),
-      leaderElect: false,
-      rootCAPem: pki.ca.certPem,
-      // kube-controller-manager's --cluster-signing-cert-file/--cluster-signing-key-file: kubelet client CSRs get signed.
-      clusterSigningCertPem: pki.ca.certPem,
-      clusterSigningKeyPem: pki.ca.keyPem,
-      ...(this.o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs } : {}),
-      ...(this.o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs } : {}),
-    });
-    this.controllers.start();
-    this.scheduler = new Scheduler({ client: client('system:kube-scheduler', []) });
-    this.scheduler.start();
+    // The controller manager and the scheduler run in their own thread, on the machine's other core.
+    this.components = new ComponentsWorker(
+      {
+        controllers: {
+          rootCAPem: pki.ca.certPem,
+          // kube-controller-manager's --cluster-signing-cert-file/--cluster-signing-key-file: kubelet client CSRs get signed.
+          clusterSigningCertPem: pki.ca.certPem,
+          clusterSigningKeyPem: pki.ca.keyPem,
+          ...(this.o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs } : {}),
+          ...(this.o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs } : {}),
+        },
+        controllerManagerUser: componentUser('system:kube-controller-manager', []),
+        schedulerUser: componentUser('system:kube-scheduler', []),
+      },
+      (user) => new InProcessClient(server, { user }),
+    );
+    await this.components.start();
     if (this.o.addons !== false) await this.installAddons(this.adminClient());
     await this.loadState(this.adminClient());
     const nodes = this.nodes;
@@ -279,10 +280,8 @@ export class LocalCluster {
     // A node-group change in progress ends at its next step (registration and drains stop with the host).
     await this.reconciling;
     this.nodeHost = undefined;
-    await this.scheduler?.stop();
-    this.scheduler = undefined;
-    await this.controllers?.stop();
-    this.controllers = undefined;
+    await this.components?.stop();
+    this.components = undefined;
     await this.server?.stop();
     this.server = undefined;
     await this.backend?.close();

@@ -1,0 +1,295 @@
+/**
+ * A `Client` across a message channel: components running in a worker thread (the scheduler and the
+ * controller manager, as separate processes would be next to kube-apiserver) talk to the API server of the
+ * main thread without sockets, TLS or HTTP framing, so they run on the machine's second core.
+ *
+ * `PortClient` (worker side) sends each call with the component's user; `serveClients` (main side) answers it
+ * with an `InProcessClient` for that user, so authentication, authorization, admission and validation are
+ * exactly the in-process ones. API errors travel as their `metav1.Status` and come back as `ApiError`s.
+ * Watch events travel as JSON text: read-only watches (informers) get the server's shared cached objects,
+ * serialised once however many watches carry them.
+ */
+import { apiErrorFromStatus, apiErrors, isApiError, type Status } from '../api/errors.js';
+import type { ResourceType } from '../api/resources.js';
+import type { Client, DeleteOptions, KubeList, KubeObject, ListOptions, PatchType, WatchEvent, WatchOptions, WatchStream, WriteOptions } from '../client/client.js';
+import type { UserInfo } from '../apiserver/registry/policy.js';
+
+/** What both ends need of a `MessagePort` or a worker's `parentPort`. */
+export interface Port {
+  postMessage(message: unknown): void;
+  on(event: 'message', listener: (message: unknown) => void): unknown;
+  off(event: 'message', listener: (message: unknown) => void): unknown;
+}
+
+type Method = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deleteCollection' | 'createSubresource';
+
+/** Worker to main. */
+export type Request =
+  | { t: 'call'; id: number; user: UserInfo; method: Method; args: unknown[] }
+  | { t: 'watch'; id: number; user: UserInfo; res: ResourceType; opts: WatchOptions }
+  | { t: 'unwatch'; id: number };
+
+/** Main to worker. */
+export type Reply =
+  | { t: 'result'; id: number; value: unknown }
+  | { t: 'error'; id: number; status: Status }
+  | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; json: string }
+  | { t: 'end'; id: number };
+
+function isRequest(m: unknown): m is Request {
+  const t = (m as { t?: unknown } | null)?.t;
+  return t === 'call' || t === 'watch' || t === 'unwatch';
+}
+
+function isReply(m: unknown): m is Reply {
+  const t = (m as { t?: unknown } | null)?.t;
+  return t === 'result' || t === 'error' || t === 'event' || t === 'end';
+}
+
+function statusOf(e: unknown): Status {
+  return isApiError(e) ? e.toStatus() : apiErrors.internal(e instanceof Error ? e.message : String(e)).toStatus();
+}
+
+/**
+ * Answers the requests arriving on `port` with the client `clientFor` gives for each user (main thread).
+ * Returns a function that stops answering and closes every open watch.
+ */
+export function serveClients(port: Port, clientFor: (user: UserInfo) => Client): () => void {
+  const watches = new Map<number, WatchStream<KubeObject>>();
+  // Frozen shared objects (read-only watches) are serialised once, whoever watches them.
+  const texts = new WeakMap<object, string>();
+  const text = (obj: object): string => {
+    if (!Object.isFrozen(obj)) return JSON.stringify(obj);
+    let s = texts.get(obj);
+    if (s === undefined) texts.set(obj, (s = JSON.stringify(obj)));
+    return s;
+  };
+  const call = async (c: Client, method: Method, args: unknown[]): Promise<unknown> => {
+    const a = args as [ResourceType, ...unknown[]];
+    switch (method) {
+      case 'get':
+        return c.get(a[0], a[1] as string, a[2] as { namespace?: string; subresource?: string } | undefined);
+      case 'list':
+        return c.list(a[0], a[1] as ListOptions | undefined);
+      case 'create':
+        return c.create(a[0], a[1] as KubeObject, a[2] as WriteOptions | undefined);
+      case 'update':
+        return c.update(a[0], a[1] as KubeObject, a[2] as WriteOptions | undefined);
+      case 'patch':
+        return c.patch(a[0], a[1] as string, a[2] as PatchType, a[3], a[4] as (WriteOptions & { force?: boolean }) | undefined);
+      case 'delete':
+        return c.delete(a[0], a[1] as string, a[2] as DeleteOptions | undefined);
+      case 'deleteCollection':
+        return c.deleteCollection(a[0], a[1] as (ListOptions & DeleteOptions) | undefined);
+      case 'createSubresource':
+        return c.createSubresource(a[0], a[1] as string, a[2] as string, a[3], a[4] as { namespace?: string } | undefined);
+    }
+  };
+  const pump = async (id: number, w: WatchStream<KubeObject>): Promise<void> => {
+    try {
+      for await (const e of w) port.postMessage({ t: 'event', id, type: e.type, json: text(e.object) } satisfies Reply);
+    } catch (e) {
+      port.postMessage({ t: 'event', id, type: 'ERROR', json: JSON.stringify(statusOf(e)) } satisfies Reply);
+    } finally {
+      if (watches.delete(id)) port.postMessage({ t: 'end', id } satisfies Reply);
+    }
+  };
+  const onMessage = (m: unknown): void => {
+    if (!isRequest(m)) return;
+    if (m.t === 'call') {
+      let client: Client;
+      try {
+        client = clientFor(m.user);
+      } catch (e) {
+        port.postMessage({ t: 'error', id: m.id, status: statusOf(e) } satisfies Reply);
+        return;
+      }
+      call(client, m.method, m.args).then(
+        (value) => port.postMessage({ t: 'result', id: m.id, value } satisfies Reply),
+        (e: unknown) => port.postMessage({ t: 'error', id: m.id, status: statusOf(e) } satisfies Reply),
+      );
+    } else if (m.t === 'watch') {
+      const w = clientFor(m.user).watch<KubeObject>(m.res, m.opts);
+      watches.set(m.id, w);
+      void pump(m.id, w);
+    } else {
+      const w = watches.get(m.id);
+      watches.delete(m.id);
+      w?.close();
+    }
+  };
+  port.on('message', onMessage);
+  return () => {
+    port.off('message', onMessage);
+    for (const w of watches.values()) w.close();
+    watches.clear();
+  };
+}
+
+interface Pending {
+  resolve(v: unknown): void;
+  reject(e: unknown): void;
+}
+
+interface WatchSink {
+  push(e: WatchEvent<unknown>): void;
+  end(): void;
+}
+
+/** The worker's end of the channel: one per process thread, handing out a `Client` per component user. */
+export class PortConnection {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly watches = new Map<number, WatchSink>();
+  private closed = false;
+  private readonly onMessage = (m: unknown): void => this.receive(m);
+
+  constructor(private readonly port: Port) {
+    port.on('message', this.onMessage);
+  }
+
+  client(user: UserInfo): Client {
+    return new PortClient(this, user);
+  }
+
+  /** Fails every call still waiting and ends every watch (the main thread is going away). */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.port.off('message', this.onMessage);
+    for (const p of this.pending.values()) p.reject(apiErrors.internal('the API server connection is closed'));
+    this.pending.clear();
+    for (const w of this.watches.values()) w.end();
+    this.watches.clear();
+  }
+
+  call<T>(user: UserInfo, method: Method, args: unknown[]): Promise<T> {
+    if (this.closed) return Promise.reject(apiErrors.internal('the API server connection is closed'));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: (v) => resolve(v as T), reject });
+      this.port.postMessage({ t: 'call', id, user, method, args: stripUndefined(args) } satisfies Request);
+    });
+  }
+
+  watch<T>(user: UserInfo, res: ResourceType, opts: WatchOptions): WatchStream<T> {
+    const id = this.nextId++;
+    const queue: WatchEvent<T>[] = [];
+    let done = this.closed;
+    let wake: (() => void) | undefined;
+    const notify = (): void => {
+      const w = wake;
+      wake = undefined;
+      w?.();
+    };
+    const sink: WatchSink = {
+      push: (e) => {
+        queue.push(e as WatchEvent<T>);
+        notify();
+      },
+      end: () => {
+        done = true;
+        notify();
+      },
+    };
+    const close = (): void => {
+      if (done) return;
+      done = true;
+      if (this.watches.delete(id)) this.port.postMessage({ t: 'unwatch', id } satisfies Request);
+      notify();
+    };
+    if (!done) {
+      this.watches.set(id, sink);
+      this.port.postMessage({ t: 'watch', id, user, res, opts: stripUndefined([opts])[0] as WatchOptions } satisfies Request);
+    }
+    return {
+      close,
+      [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
+        return {
+          next: async (): Promise<IteratorResult<WatchEvent<T>>> => {
+            for (;;) {
+              const e = queue.shift();
+              if (e !== undefined) return { value: e, done: false };
+              if (done) return { value: undefined, done: true };
+              await new Promise<void>((resolve) => (wake = resolve));
+            }
+          },
+          return: async (): Promise<IteratorResult<WatchEvent<T>>> => {
+            close();
+            return { value: undefined, done: true };
+          },
+        };
+      },
+    };
+  }
+
+  private receive(m: unknown): void {
+    if (!isReply(m)) return;
+    if (m.t === 'result' || m.t === 'error') {
+      const p = this.pending.get(m.id);
+      if (p === undefined) return;
+      this.pending.delete(m.id);
+      if (m.t === 'result') p.resolve(m.value);
+      else p.reject(apiErrorFromStatus(m.status, m.status.code ?? 500));
+    } else if (m.t === 'event') {
+      this.watches.get(m.id)?.push({ type: m.type, object: JSON.parse(m.json) as unknown });
+    } else {
+      const w = this.watches.get(m.id);
+      this.watches.delete(m.id);
+      w?.end();
+    }
+  }
+}
+
+/** Structured clone refuses nothing we send, but `undefined` option values would arrive as present keys. */
+function stripUndefined(args: unknown[]): unknown[] {
+  return args.map((a) => {
+    if (typeof a !== 'object' || a === null || Array.isArray(a)) return a;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(a)) if (v !== undefined) out[k] = v;
+    return out;
+  });
+}
+
+class PortClient implements Client {
+  constructor(
+    private readonly conn: PortConnection,
+    private readonly user: UserInfo,
+  ) {}
+
+  get<T extends KubeObject>(res: ResourceType, name: string, opts?: { namespace?: string; subresource?: string }): Promise<T> {
+    return this.conn.call(this.user, 'get', [res, name, opts]);
+  }
+
+  list<T extends KubeObject>(res: ResourceType, opts?: ListOptions): Promise<KubeList<T>> {
+    return this.conn.call(this.user, 'list', [res, opts]);
+  }
+
+  watch<T extends KubeObject>(res: ResourceType, opts: WatchOptions = {}): WatchStream<T> {
+    return this.conn.watch<T>(this.user, res, opts);
+  }
+
+  create<T extends KubeObject>(res: ResourceType, obj: T, opts?: WriteOptions): Promise<T> {
+    return this.conn.call(this.user, 'create', [res, obj, opts]);
+  }
+
+  update<T extends KubeObject>(res: ResourceType, obj: T, opts?: WriteOptions): Promise<T> {
+    return this.conn.call(this.user, 'update', [res, obj, opts]);
+  }
+
+  patch<T extends KubeObject>(res: ResourceType, name: string, type: PatchType, patch: unknown, opts?: WriteOptions & { force?: boolean }): Promise<T> {
+    return this.conn.call(this.user, 'patch', [res, name, type, patch, opts]);
+  }
+
+  delete<T extends KubeObject>(res: ResourceType, name: string, opts?: DeleteOptions): Promise<T | Status> {
+    return this.conn.call(this.user, 'delete', [res, name, opts]);
+  }
+
+  deleteCollection(res: ResourceType, opts?: ListOptions & DeleteOptions): Promise<void> {
+    return this.conn.call(this.user, 'deleteCollection', [res, opts]);
+  }
+
+  createSubresource<R = unknown>(res: ResourceType, name: string, subresource: string, body: unknown, opts?: { namespace?: string }): Promise<R> {
+    return this.conn.call(this.user, 'createSubresource', [res, name, subresource, body, opts]);
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * The control-plane components in their own thread: the controller manager and the scheduler run in a
+ * worker (as kube-controller-manager and kube-scheduler run in their own processes) and reach the API server
+ * of this thread through `serveClients`, so the API server and the components each have a core.
+ */
+import { Worker } from 'node:worker_threads';
+import type { Client } from '../client/client.js';
+import type { ControllerOptions } from '../controllers/registry.js';
+import type { UserInfo } from '../apiserver/registry/policy.js';
+import { serveClients } from './channel.js';
+
+export interface ComponentsConfig {
+  /** The controller manager's options (data only: they cross to the worker). */
+  controllers: ControllerOptions;
+  controllerManagerUser: UserInfo;
+  schedulerUser: UserInfo;
+}
+
+/** Control messages between the two threads (beside the client channel's). */
+export type ControlMessage = { t: 'started' } | { t: 'stop' } | { t: 'stopped' };
+
+export class ComponentsWorker {
+  private worker: Worker | undefined;
+  private stopServing: (() => void) | undefined;
+  private exited: Promise<void> | undefined;
+
+  constructor(
+    private readonly config: ComponentsConfig,
+    /** The in-process client the API server gives each component user. */
+    private readonly clientFor: (user: UserInfo) => Client,
+  ) {}
+
+  /** Starts the thread; resolves once the components run. */
+  async start(): Promise<void> {
+    const worker = (this.worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: this.config }));
+    const clients = new Map<string, Client>();
+    this.stopServing = serveClients(worker, (user) => {
+      const key = JSON.stringify(user);
+      let c = clients.get(key);
+      if (c === undefined) clients.set(key, (c = this.clientFor(user)));
+      return c;
+    });
+    this.exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    worker.on('error', (e) => console.error('components thread failed:', e));
+    await new Promise<void>((resolve, reject) => {
+      const onMessage = (m: unknown): void => {
+        if ((m as ControlMessage | null)?.t !== 'started') return;
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+        resolve();
+      };
+      const onExit = (code: number): void => reject(new Error(`the components thread exited with code ${code} while starting`));
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
+    });
+  }
+
+  /** Stops the components (they finish their current work), then the thread. */
+  async stop(): Promise<void> {
+    const worker = this.worker;
+    if (worker === undefined) return;
+    this.worker = undefined;
+    const stopped = new Promise<void>((resolve) => {
+      const onMessage = (m: unknown): void => {
+        if ((m as ControlMessage | null)?.t !== 'stopped') return;
+        worker.off('message', onMessage);
+        resolve();
+      };
+      worker.on('message', onMessage);
+    });
+    worker.postMessage({ t: 'stop' } satisfies ControlMessage);
+    const timer = new Promise<void>((resolve) => setTimeout(resolve, 10_000).unref());
+    await Promise.race([stopped, this.exited, timer]);
+    this.stopServing?.();
+    await worker.terminate();
+    await this.exited;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * The components thread's entry: runs the controller manager and the scheduler against the main thread's
+ * API server through a `PortConnection`, each with its own user, until told to stop.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { ControllerManager } from '../controllers/manager.js';
+import { Scheduler } from '../scheduler/scheduler.js';
+import { PortConnection, type Port } from './channel.js';
+import type { ComponentsConfig, ControlMessage } from './components.js';
+
+async function main(port: Port, config: ComponentsConfig): Promise<void> {
+  const conn = new PortConnection(port);
+  const controllers = new ControllerManager({ ...config.controllers, client: conn.client(config.controllerManagerUser), leaderElect: false });
+  const scheduler = new Scheduler({ client: conn.client(config.schedulerUser) });
+  const onControl = (m: unknown): void => {
+    if ((m as ControlMessage | null)?.t !== 'stop') return;
+    port.off('message', onControl);
+    void (async () => {
+      await scheduler.stop();
+      await controllers.stop();
+      conn.close();
+      port.postMessage({ t: 'stopped' } satisfies ControlMessage);
+    })();
+  };
+  port.on('message', onControl);
+  controllers.start();
+  scheduler.start();
+  port.postMessage({ t: 'started' } satisfies ControlMessage);
+}
+
+if (parentPort !== null) void main(parentPort, workerData as ComponentsConfig);

@@ -1,0 +1,130 @@
+/**
+ * The components' client across a message channel (src/components/channel.ts) against a real API server:
+ * every verb answers as the in-process client does, API errors keep their code, reason and message, each
+ * call is authorized as the component's user, and watches deliver, end and close.
+ */
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { MessageChannel } from 'node:worker_threads';
+import type { ConfigMap, Pod } from 'kubernetes-types/core/v1.js';
+import { resources } from '../../src/api/resources.js';
+import { isApiError, isConflict, isForbidden, isNotFound } from '../../src/api/errors.js';
+import type { Client, WatchEvent, WatchStream } from '../../src/client/client.js';
+import { InProcessClient } from '../../src/apiserver/in-process-client.js';
+import { PortConnection, serveClients } from '../../src/components/channel.js';
+import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
+
+const admin = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
+const nobody = { username: 'nobody', groups: ['system:authenticated'] };
+
+async function next<T>(w: WatchStream<T>, want: (e: WatchEvent<T>) => boolean): Promise<WatchEvent<T>> {
+  for await (const e of w) if (want(e)) return e;
+  throw new Error('watch ended');
+}
+
+describe('components channel: a Client across a MessagePort', () => {
+  let srv: TestApiServer;
+  let channel: MessageChannel;
+  let stopServing: () => void;
+  let conn: PortConnection;
+  let client: Client;
+  before(async () => {
+    srv = await startTestApiServer();
+    channel = new MessageChannel();
+    stopServing = serveClients(channel.port1, (user) => new InProcessClient(srv.server, { user }));
+    conn = new PortConnection(channel.port2);
+    client = conn.client(admin);
+  });
+  after(async () => {
+    conn.close();
+    stopServing();
+    channel.port1.close();
+    channel.port2.close();
+    await srv.stop();
+  });
+
+  test('create, get, list, update, patch and delete answer as the API server does', async () => {
+    const cm: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'a', namespace: 'default' }, data: { k: 'v' } };
+    const created = await client.create(resources.configmaps, cm);
+    assert.equal(created.metadata?.name, 'a');
+    assert.ok((created.metadata?.uid ?? '') !== '');
+    const got = await client.get<ConfigMap>(resources.configmaps, 'a', { namespace: 'default' });
+    assert.deepEqual(got, created);
+    const listed = await client.list<ConfigMap>(resources.configmaps, { namespace: 'default' });
+    assert.equal(listed.kind, 'ConfigMapList');
+    assert.deepEqual(listed.items.map((x) => x.metadata?.name), ['a']);
+    const updated = await client.update<ConfigMap>(resources.configmaps, { ...got, data: { k: 'w' } });
+    assert.deepEqual(updated.data, { k: 'w' });
+    const patched = await client.patch<ConfigMap>(resources.configmaps, 'a', 'merge', { data: { j: 'x' } }, { namespace: 'default' });
+    assert.deepEqual(patched.data, { k: 'w', j: 'x' });
+    const status = await client.delete(resources.configmaps, 'a', { namespace: 'default' });
+    assert.equal((status as { kind?: string }).kind, 'Status');
+  });
+
+  test('API errors cross with their code, reason and message', async () => {
+    await assert.rejects(client.get(resources.configmaps, 'missing', { namespace: 'default' }), (e: unknown) => {
+      assert.ok(isNotFound(e) && isApiError(e));
+      assert.equal(e.code, 404);
+      assert.equal(e.message, 'configmaps "missing" not found');
+      return true;
+    });
+    const cm = await client.create<ConfigMap>(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'b', namespace: 'default' } });
+    await client.patch(resources.configmaps, 'b', 'merge', { data: { x: '1' } }, { namespace: 'default' });
+    await assert.rejects(client.update(resources.configmaps, { ...cm, data: { y: '2' } }), (e: unknown) => {
+      assert.ok(isConflict(e) && isApiError(e));
+      assert.equal(e.message, 'Operation cannot be fulfilled on configmaps "b": the object has been modified; please apply your changes to the latest version and try again');
+      return true;
+    });
+  });
+
+  test('each call is authorized as the user of its client', async () => {
+    await assert.rejects(conn.client(nobody).list(resources.secrets, { namespace: 'default' }), (e: unknown) => {
+      assert.ok(isForbidden(e) && isApiError(e));
+      assert.equal(e.message, 'secrets is forbidden: User "nobody" cannot list resource "secrets" in API group "" in the namespace "default"');
+      return true;
+    });
+  });
+
+  test('subresources: a binding places a pod', async () => {
+    // No controller manager here to make the namespace's default service account.
+    await client.create(resources.serviceaccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+    await client.create<Pod>(resources.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    await client.createSubresource(resources.pods, 'p', 'binding', { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'p' }, target: { kind: 'Node', name: 'n1' } }, { namespace: 'default' });
+    const p = await client.get<Pod>(resources.pods, 'p', { namespace: 'default' });
+    assert.equal(p.spec?.nodeName, 'n1');
+  });
+
+  test('watches deliver events in order, and close stops them', async () => {
+    const w = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
+    try {
+      await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w1', namespace: 'default' } });
+      await client.patch(resources.configmaps, 'w1', 'merge', { data: { a: '1' } }, { namespace: 'default' });
+      const added = await next(w, (e) => e.object.metadata?.name === 'w1');
+      assert.equal(added.type, 'ADDED');
+      const modified = await next(w, (e) => e.object.metadata?.name === 'w1');
+      assert.equal(modified.type, 'MODIFIED');
+      assert.deepEqual(modified.object.data, { a: '1' });
+    } finally {
+      w.close();
+    }
+    const after = await w[Symbol.asyncIterator]().next();
+    assert.equal(after.done, true);
+  });
+
+  test('a closed connection fails calls at once and ends its watches', async () => {
+    const ch = new MessageChannel();
+    const stop = serveClients(ch.port1, (user) => new InProcessClient(srv.server, { user }));
+    const c2 = new PortConnection(ch.port2);
+    try {
+      const w = c2.client(admin).watch<ConfigMap>(resources.configmaps, { namespace: 'default' });
+      await next(w, (e) => e.type === 'ADDED');
+      c2.close();
+      assert.equal((await w[Symbol.asyncIterator]().next()).done, true);
+      await assert.rejects(c2.client(admin).list(resources.configmaps), /the API server connection is closed/);
+    } finally {
+      stop();
+      ch.port1.close();
+      ch.port2.close();
+    }
+  });
+});
