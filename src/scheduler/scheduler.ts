@@ -8,6 +8,7 @@
 import type { Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
 import { labelSelectorAsSelector, type Selector } from '../api/labels.js';
 import { resources } from '../api/resources.js';
 import type { Client } from '../client/client.js';
@@ -420,6 +421,7 @@ export class Scheduler {
   }
 
   private spreadingSource(): SpreadingSelectorSource {
+    const parsed = new WeakMap<LabelSelector, Selector | undefined>();
     return {
       serviceSelectors: (namespace) => (this.svcInformer?.list() ?? []).filter((s) => s.metadata?.namespace === namespace && s.spec?.selector !== undefined).map((s) => s.spec?.selector ?? {}),
       controllerSelector: (pod): Selector | undefined => {
@@ -430,11 +432,16 @@ export class Scheduler {
         if (owner.kind === 'ReplicaSet' && owner.apiVersion === 'apps/v1') sel = this.rsInformer?.get(key)?.spec?.selector;
         else if (owner.kind === 'StatefulSet' && owner.apiVersion === 'apps/v1') sel = this.stsInformer?.get(key)?.spec?.selector;
         if (sel === undefined) return undefined;
+        // Informer objects are replaced, never mutated: a selector object parses to the same Selector.
+        if (parsed.has(sel)) return parsed.get(sel);
+        let out: Selector | undefined;
         try {
-          return labelSelectorAsSelector(sel);
+          out = labelSelectorAsSelector(sel);
         } catch {
-          return undefined;
+          out = undefined;
         }
+        parsed.set(sel, out);
+        return out;
       },
     };
   }

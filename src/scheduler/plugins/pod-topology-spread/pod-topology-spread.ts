@@ -99,13 +99,27 @@ class PreFilterState implements StateData {
   tpKeyToCriticalPaths = new Map<string, CriticalPaths>();
   tpKeyToDomainsNum = new Map<string, number>();
   tpPairToMatchNum = new Map<string, number>();
+  /** `tpPairToMatchNum` by topology key, then value: Filter looks up without building a pair string. */
+  tpValueToMatchNum = new Map<string, Map<string, number>>();
+  /** Whether the pod itself matches `constraints[i]`, for the labels object it was computed from. */
+  selfMatch: number[] = [];
+  selfMatchLabels: Readonly<Record<string, string>> | undefined = undefined;
   clone(): StateData {
     const c = new PreFilterState();
     c.constraints = this.constraints;
     for (const [k, v] of this.tpKeyToCriticalPaths) c.tpKeyToCriticalPaths.set(k, v.clone());
     c.tpKeyToDomainsNum = new Map(this.tpKeyToDomainsNum);
     c.tpPairToMatchNum = new Map(this.tpPairToMatchNum);
+    for (const [k, v] of this.tpValueToMatchNum) c.tpValueToMatchNum.set(k, new Map(v));
+    c.selfMatch = this.selfMatch;
+    c.selfMatchLabels = this.selfMatchLabels;
     return c;
+  }
+  setMatchNum(tpKey: string, value: string, n: number): void {
+    this.tpPairToMatchNum.set(pairKey(tpKey, value), n);
+    let m = this.tpValueToMatchNum.get(tpKey);
+    if (m === undefined) this.tpValueToMatchNum.set(tpKey, (m = new Map()));
+    m.set(value, n);
   }
   minMatchNum(tpKey: string, minDomains: number): number | undefined {
     const paths = this.tpKeyToCriticalPaths.get(tpKey);
@@ -273,7 +287,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     for (const [tpKey, group] of byTopologyKey) {
       const first = group[0];
       if (group.length === 1 && first !== undefined) {
-        for (const v of first.order()) s.tpPairToMatchNum.set(pairKey(tpKey, v), first.total(v) ?? 0);
+        for (const v of first.order()) s.setMatchNum(tpKey, v, first.total(v) ?? 0);
         continue;
       }
       const merged = new Map<string, { first: number; total: number }>();
@@ -287,16 +301,13 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
           }
         }
       }
-      for (const [v, m] of [...merged].sort((a, b) => a[1].first - b[1].first)) s.tpPairToMatchNum.set(pairKey(tpKey, v), m.total);
+      for (const [v, m] of [...merged].sort((a, b) => a[1].first - b[1].first)) s.setMatchNum(tpKey, v, m.total);
     }
-    for (const key of s.tpPairToMatchNum.keys()) {
-      const k = key.slice(0, key.indexOf('\u0000'));
-      s.tpKeyToDomainsNum.set(k, (s.tpKeyToDomainsNum.get(k) ?? 0) + 1);
-    }
+    for (const [k, values] of s.tpValueToMatchNum) s.tpKeyToDomainsNum.set(k, values.size);
     for (const c of constraints) s.tpKeyToCriticalPaths.set(c.topologyKey, new CriticalPaths());
-    for (const [key, num] of s.tpPairToMatchNum) {
-      const i = key.indexOf('\u0000');
-      s.tpKeyToCriticalPaths.get(key.slice(0, i))?.update(key.slice(i + 1), num);
+    for (const [k, values] of s.tpValueToMatchNum) {
+      const paths = s.tpKeyToCriticalPaths.get(k);
+      if (paths !== undefined) for (const [v, num] of values) paths.update(v, num);
     }
     return s;
   }
@@ -324,9 +335,8 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
       if (!c.selector.matches(updated.metadata?.labels)) continue;
       if (!matchNodeInclusionPolicies(c, preemptor, nodeInfo, required)) continue;
       const v = nodeInfo.labels[c.topologyKey] ?? '';
-      const key = pairKey(c.topologyKey, v);
-      const n = (s.tpPairToMatchNum.get(key) ?? 0) + delta;
-      s.tpPairToMatchNum.set(key, n);
+      const n = (s.tpPairToMatchNum.get(pairKey(c.topologyKey, v)) ?? 0) + delta;
+      s.setMatchNum(c.topologyKey, v, n);
       s.tpKeyToCriticalPaths.get(c.topologyKey)?.update(v, n);
     }
   }
@@ -336,13 +346,18 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     if (s === undefined) return Status.error(`reading "${preFilterStateKey}" from cycleState: not found`);
     if (s.constraints.length === 0) return Status.success();
     const podLabels = pod.metadata?.labels;
-    for (const c of s.constraints) {
+    if (s.selfMatchLabels !== podLabels || s.selfMatch.length !== s.constraints.length) {
+      s.selfMatch = s.constraints.map((c) => (c.selector.matches(podLabels) ? 1 : 0));
+      s.selfMatchLabels = podLabels;
+    }
+    for (let i = 0; i < s.constraints.length; i++) {
+      const c = s.constraints[i] as Constraint;
       const tpVal = nodeInfo.labels[c.topologyKey];
       if (tpVal === undefined) return statusLabel;
       const minMatchNum = s.minMatchNum(c.topologyKey, c.minDomains);
       if (minMatchNum === undefined) return Status.error('failed to retrieve path by topology key');
-      const selfMatchNum = c.selector.matches(podLabels) ? 1 : 0;
-      const matchNum = s.tpPairToMatchNum.get(pairKey(c.topologyKey, tpVal)) ?? 0;
+      const selfMatchNum = s.selfMatch[i] ?? 0;
+      const matchNum = s.tpValueToMatchNum.get(c.topologyKey)?.get(tpVal) ?? 0;
       const skew = matchNum + selfMatchNum - minMatchNum;
       if (skew > c.maxSkew) return statusSkew;
     }
