@@ -118,7 +118,7 @@ class PreFilterState implements StateData {
   setMatchNum(tpKey: string, value: string, n: number): void {
     this.tpPairToMatchNum.set(pairKey(tpKey, value), n);
     let m = this.tpValueToMatchNum.get(tpKey);
-    if (m === undefined) this.tpValueToMatchNum.set(tpKey, (m = new Map()));
+    if (m === undefined) this.tpValueToMatchNum.set(tpKey, (m = new Map<string, number>()));
     m.set(value, n);
   }
   minMatchNum(tpKey: string, minDomains: number): number | undefined {
