@@ -36,6 +36,33 @@ export type Reply =
   | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; json: string }
   | { t: 'end'; id: number };
 
+/** Messages sent in one event-loop turn travel together: one `postMessage` (and one wake-up) for many. */
+type Batch<T> = { t: 'batch'; items: T[] };
+
+class Outbox<T> {
+  private items: T[] = [];
+
+  constructor(private readonly port: Port) {}
+
+  send(m: T): void {
+    if (this.items.length === 0) setImmediate(() => this.flush());
+    this.items.push(m);
+  }
+
+  flush(): void {
+    if (this.items.length === 0) return;
+    const items = this.items;
+    this.items = [];
+    this.port.postMessage(items.length === 1 ? items[0] : ({ t: 'batch', items } satisfies Batch<T>));
+  }
+}
+
+/** Calls `each` for a message or for every message of a batch. */
+function unbatch(m: unknown, each: (m: unknown) => void): void {
+  if ((m as { t?: unknown } | null)?.t === 'batch') for (const x of (m as Batch<unknown>).items) each(x);
+  else each(m);
+}
+
 function isRequest(m: unknown): m is Request {
   const t = (m as { t?: unknown } | null)?.t;
   return t === 'call' || t === 'watch' || t === 'unwatch';
@@ -55,6 +82,7 @@ function statusOf(e: unknown): Status {
  * Returns a function that stops answering and closes every open watch.
  */
 export function serveClients(port: Port, clientFor: (user: UserInfo) => Client): () => void {
+  const out = new Outbox<Reply>(port);
   const watches = new Map<number, WatchStream<KubeObject>>();
   // Frozen shared objects (read-only watches) are serialised once, whoever watches them.
   const texts = new WeakMap<object, string>();
@@ -87,26 +115,26 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => Client):
   };
   const pump = async (id: number, w: WatchStream<KubeObject>): Promise<void> => {
     try {
-      for await (const e of w) port.postMessage({ t: 'event', id, type: e.type, json: text(e.object) } satisfies Reply);
+      for await (const e of w) out.send({ t: 'event', id, type: e.type, json: text(e.object) });
     } catch (e) {
-      port.postMessage({ t: 'event', id, type: 'ERROR', json: JSON.stringify(statusOf(e)) } satisfies Reply);
+      out.send({ t: 'event', id, type: 'ERROR', json: JSON.stringify(statusOf(e)) });
     } finally {
-      if (watches.delete(id)) port.postMessage({ t: 'end', id } satisfies Reply);
+      if (watches.delete(id)) out.send({ t: 'end', id });
     }
   };
-  const onMessage = (m: unknown): void => {
+  const onRequest = (m: unknown): void => {
     if (!isRequest(m)) return;
     if (m.t === 'call') {
       let client: Client;
       try {
         client = clientFor(m.user);
       } catch (e) {
-        port.postMessage({ t: 'error', id: m.id, status: statusOf(e) } satisfies Reply);
+        out.send({ t: 'error', id: m.id, status: statusOf(e) });
         return;
       }
       call(client, m.method, m.args).then(
-        (value) => port.postMessage({ t: 'result', id: m.id, value } satisfies Reply),
-        (e: unknown) => port.postMessage({ t: 'error', id: m.id, status: statusOf(e) } satisfies Reply),
+        (value) => out.send({ t: 'result', id: m.id, value }),
+        (e: unknown) => out.send({ t: 'error', id: m.id, status: statusOf(e) }),
       );
     } else if (m.t === 'watch') {
       const w = clientFor(m.user).watch<KubeObject>(m.res, m.opts);
@@ -118,8 +146,10 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => Client):
       w?.close();
     }
   };
+  const onMessage = (m: unknown): void => unbatch(m, onRequest);
   port.on('message', onMessage);
   return () => {
+    out.flush();
     port.off('message', onMessage);
     for (const w of watches.values()) w.close();
     watches.clear();
@@ -142,9 +172,11 @@ export class PortConnection {
   private readonly pending = new Map<number, Pending>();
   private readonly watches = new Map<number, WatchSink>();
   private closed = false;
-  private readonly onMessage = (m: unknown): void => this.receive(m);
+  private readonly out: Outbox<Request>;
+  private readonly onMessage = (m: unknown): void => unbatch(m, (x) => this.receive(x));
 
   constructor(private readonly port: Port) {
+    this.out = new Outbox<Request>(port);
     port.on('message', this.onMessage);
   }
 
@@ -156,6 +188,7 @@ export class PortConnection {
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    this.out.flush();
     this.port.off('message', this.onMessage);
     for (const p of this.pending.values()) p.reject(apiErrors.internal('the API server connection is closed'));
     this.pending.clear();
@@ -168,7 +201,7 @@ export class PortConnection {
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: (v) => resolve(v as T), reject });
-      this.port.postMessage({ t: 'call', id, user, method, args: stripUndefined(args) } satisfies Request);
+      this.out.send({ t: 'call', id, user, method, args: stripUndefined(args) });
     });
   }
 
@@ -195,12 +228,12 @@ export class PortConnection {
     const close = (): void => {
       if (done) return;
       done = true;
-      if (this.watches.delete(id)) this.port.postMessage({ t: 'unwatch', id } satisfies Request);
+      if (this.watches.delete(id)) this.out.send({ t: 'unwatch', id });
       notify();
     };
     if (!done) {
       this.watches.set(id, sink);
-      this.port.postMessage({ t: 'watch', id, user, res, opts: stripUndefined([opts])[0] as WatchOptions } satisfies Request);
+      this.out.send({ t: 'watch', id, user, res, opts: stripUndefined([opts])[0] as WatchOptions });
     }
     return {
       close,

@@ -34,7 +34,10 @@ export interface CacheEvent {
 
 /** Decodes a stored value and stamps the resourceVersion from the storage revision. */
 export function decodeObject(kv: KeyValue): StoredObject {
-  const obj = JSON.parse(Buffer.from(kv.value).toString('utf8')) as StoredObject;
+  const v = kv.value;
+  // A view on the stored bytes, not a copy of them (`Buffer.from(uint8array)` copies).
+  const text = (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)).toString('utf8');
+  const obj = JSON.parse(text) as StoredObject;
   const md = (obj.metadata ??= {});
   md.resourceVersion = String(kv.modRevision);
   return obj;
