@@ -26,11 +26,10 @@ export class FieldSet {
   /** The `fieldsV1` JSON: `"."` first, then fields, keys, values and indices in structured-merge-diff's order. */
   toFieldsV1(): JsonObject {
     const out: JsonObject = {};
-    if (this.member && [...this.children.values()].some((c) => !c.isEmpty())) out['.'] = {};
-    for (const k of [...this.children.keys()].sort(comparePathElements)) {
-      const c = this.children.get(k);
-      if (c && !c.isEmpty()) out[k] = c.toFieldsV1();
-    }
+    const keys: string[] = [];
+    for (const [k, c] of this.children) if (!c.isEmpty()) keys.push(k);
+    if (this.member && keys.length > 0) out['.'] = {};
+    for (const k of sortPathElements(keys)) out[k] = (this.children.get(k) as FieldSet).toFieldsV1();
     return out;
   }
 
@@ -134,6 +133,10 @@ function compareValues(a: JsonValue, b: JsonValue): number {
 
 /** `PathElement.Compare`: fields, then keys, then values, then indices. */
 export function comparePathElements(a: string, b: string): number {
+  return comparePathElementsWith(a, b, (pe) => JSON.parse(pe.slice(2)) as JsonValue);
+}
+
+function comparePathElementsWith(a: string, b: string, value: (pe: string) => JsonValue): number {
   const ka = kindOrder[a.slice(0, 1)] ?? 9;
   const kb = kindOrder[b.slice(0, 1)] ?? 9;
   if (ka !== kb) return ka - kb;
@@ -141,8 +144,8 @@ export function comparePathElements(a: string, b: string): number {
   const rb = b.slice(2);
   if (a.startsWith('f:')) return ra < rb ? -1 : ra > rb ? 1 : 0;
   if (a.startsWith('i:')) return Number(ra) - Number(rb);
-  const va = JSON.parse(ra) as JsonValue;
-  const vb = JSON.parse(rb) as JsonValue;
+  const va = value(a);
+  const vb = value(b);
   if (a.startsWith('k:') && isObject(va) && isObject(vb)) {
     const ea = Object.entries(va);
     const eb = Object.entries(vb);
@@ -156,6 +159,52 @@ export function comparePathElements(a: string, b: string): number {
     return ea.length - eb.length;
   }
   return compareValues(va, vb);
+}
+
+/**
+ * The path elements in `comparePathElements` order. Field names alone (the common case) sort as plain
+ * strings; otherwise each key or value element is parsed once, when a comparison first needs it.
+ */
+function sortPathElements(keys: string[]): string[] {
+  if (keys.length < 2) return keys;
+  if (keys.every((k) => k.startsWith('f:'))) return keys.sort();
+  const parsed = new Map<string, JsonValue>();
+  const value = (pe: string): JsonValue => {
+    let v = parsed.get(pe);
+    if (v === undefined) {
+      v = JSON.parse(pe.slice(2)) as JsonValue;
+      parsed.set(pe, v);
+    }
+    return v;
+  };
+  return keys.sort((a, b) => comparePathElementsWith(a, b, value));
+}
+
+/**
+ * Whether `keys[from..]` are strictly in `comparePathElements` order; false when a key or value element
+ * does not parse.
+ */
+export function inPathElementOrder(keys: readonly string[], from = 0): boolean {
+  let parsed: Map<string, JsonValue> | undefined;
+  const value = (pe: string): JsonValue => {
+    parsed ??= new Map();
+    let v = parsed.get(pe);
+    if (v === undefined) {
+      v = JSON.parse(pe.slice(2)) as JsonValue;
+      parsed.set(pe, v);
+    }
+    return v;
+  };
+  try {
+    for (let i = from + 1; i < keys.length; i++) {
+      const a = keys[i - 1] as string;
+      const b = keys[i] as string;
+      if (a.startsWith('f:') && b.startsWith('f:') ? !(a < b) : comparePathElementsWith(a, b, value) >= 0) return false;
+    }
+  } catch {
+    return false;
+  }
+  return true;
 }
 
 /** `value.ToString`: strings quoted as Go's %q, numbers and booleans bare. */

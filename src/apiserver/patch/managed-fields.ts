@@ -6,7 +6,7 @@
  * applying and nobody else owns. Ordinary writes record ownership with `updateManagedFields`.
  */
 import { ApiError, StatusReason } from '../../api/errors.js';
-import { FieldSet, pathString } from './fieldpath.js';
+import { FieldSet, inPathElementOrder, pathString } from './fieldpath.js';
 import { deepCopy, isObject, jsonEqual, type JsonObject, type JsonValue } from './json.js';
 
 /** The schema view server-side apply needs; the OpenAPI `SchemaNode` satisfies it. */
@@ -65,25 +65,74 @@ interface Entry {
   apiVersion: string;
   time: string | undefined;
   subresource: string | undefined;
-  set: FieldSet;
+  /**
+   * `fieldsV1` as read, until the entry's set is replaced. Most writes change one entry at most, so the
+   * others are neither decoded nor encoded: their FieldsV1 is written back as it was when it already is
+   * what `toFieldsV1` would write.
+   */
+  raw: unknown;
+  /** The set, decoded from `raw` on first use (`fieldsOf`). */
+  decoded: FieldSet | undefined;
+}
+
+function fieldsOf(e: Entry): FieldSet {
+  return (e.decoded ??= FieldSet.fromFieldsV1(e.raw));
+}
+
+function setFields(e: Entry, s: FieldSet): void {
+  e.decoded = s;
+  e.raw = undefined;
+}
+
+function entryIsEmpty(e: Entry): boolean {
+  return e.decoded !== undefined ? e.decoded.isEmpty() : rawIsEmpty(e.raw, true);
 }
 
 /** The fields fieldmanager never tracks (`stripMeta`). */
 const strippedMeta = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
 
 function rfc3339(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  // toISOString always ends in `.sssZ`.
+  return `${new Date(ms).toISOString().slice(0, -5)}Z`;
 }
 
-/** The object as ownership sees it: no apiVersion/kind, no server-owned metadata, no reset fields. */
-function tracked(obj: JsonObject | undefined, reset: readonly (readonly string[])[]): JsonObject {
-  const o = deepCopy(obj ?? {});
-  delete o['apiVersion'];
-  delete o['kind'];
-  const meta = o['metadata'];
-  if (isObject(meta)) for (const k of strippedMeta) delete meta[k];
-  for (const p of reset) removePath(o, p);
-  return o;
+/**
+ * What ownership does not see, as a tree of keys: `skip` at this level, `below` for deeper levels. The
+ * root skips apiVersion and kind, `metadata` the server-owned fields (`stripMeta`), and each reset path
+ * its last key. Like deleting those keys from a copy, it applies only where the value is an object.
+ */
+interface Untracked {
+  readonly skip: Set<string>;
+  readonly below: Map<string, Untracked>;
+}
+
+function untracked(reset: readonly (readonly string[])[]): Untracked {
+  const root: Untracked = { skip: new Set(['apiVersion', 'kind']), below: new Map([['metadata', { skip: new Set(strippedMeta), below: new Map() }]]) };
+  for (const p of reset) {
+    let u = root;
+    for (let i = 0; i < p.length - 1; i++) {
+      const k = p[i] ?? '';
+      let next = u.below.get(k);
+      if (!next) {
+        next = { skip: new Set(), below: new Map() };
+        u.below.set(k, next);
+      }
+      u = next;
+    }
+    u.skip.add(p[p.length - 1] ?? '');
+  }
+  return root;
+}
+
+/** The value as ownership sees it (a filtered copy where `u` filters something, else the value itself). */
+function view(v: JsonValue, u: Untracked | undefined): JsonValue {
+  if (u === undefined || !isObject(v)) return v;
+  const out: JsonObject = {};
+  for (const k of Object.keys(v)) {
+    if (u.skip.has(k)) continue;
+    out[k] = view(v[k] as JsonValue, u.below.get(k));
+  }
+  return out;
 }
 
 /** `metadata` itself is never owned, only what is inside it (stripMeta's `metadata` path). */
@@ -117,8 +166,7 @@ function kindOf(node: ApplySchema | undefined, v: JsonValue | undefined): Kind {
   }
   const m = node.meta;
   if (node.isList()) {
-    const strategies = (m.patchStrategy ?? '').split(',');
-    const lt = m.listType ?? (strategies.includes('merge') ? (m.patchMergeKey !== undefined ? 'map' : 'set') : 'atomic');
+    const lt = m.listType ?? (hasMergeStrategy(m.patchStrategy) ? (m.patchMergeKey !== undefined ? 'map' : 'set') : 'atomic');
     if (lt === 'map') return 'listMap';
     if (lt === 'set') return 'listSet';
     return 'listAtomic';
@@ -128,6 +176,12 @@ function kindOf(node: ApplySchema | undefined, v: JsonValue | undefined): Kind {
   if (node.isMap()) return 'map';
   if (isObject(v)) return 'map';
   return 'scalar';
+}
+
+/** Whether `x-kubernetes-patch-strategy` (comma-separated) includes `merge`. */
+function hasMergeStrategy(ps: string | undefined): boolean {
+  if (ps === undefined) return false;
+  return ps === 'merge' || ps.startsWith('merge,') || ps.endsWith(',merge') || ps.includes(',merge,');
 }
 
 function listKeys(node: ApplySchema | undefined): string[] {
@@ -194,6 +248,8 @@ function toFieldSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet)
 /** Every path of a value, each a member: what an added or removed subtree contributes. */
 function fullSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet): void {
   into.member = true;
+  // A scalar is a leaf whatever its schema says.
+  if (v === null || typeof v !== 'object') return;
   const kind = kindOf(node, v);
   if ((kind === 'struct' || kind === 'map') && isObject(v)) {
     for (const [k, x] of Object.entries(v)) fullSet(x, childNode(node, kind, k), into.child(`f:${k}`));
@@ -215,62 +271,104 @@ interface Comparison {
   removed: FieldSet;
 }
 
-/** `TypedValue.Compare`: what an update added, changed and removed. */
-function compare(oldV: JsonValue | undefined, newV: JsonValue | undefined, node: ApplySchema | undefined): Comparison {
-  const c: Comparison = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet() };
-  compareInto(oldV, newV, node, c.added, c.modified, c.removed, true);
+/** The state of one `compare`: the three sets, built only where something differs, and the current path. */
+interface Walk extends Comparison {
+  path: string[];
+}
+
+function at(s: FieldSet, path: readonly string[]): FieldSet {
+  let c = s;
+  for (const pe of path) c = c.child(pe);
+  return c;
+}
+
+/**
+ * `TypedValue.Compare` of the objects as ownership sees them: what an update added, changed and removed.
+ * Walks the two objects side by side, leaving out what `u` filters, and skips equal subtrees without
+ * looking at their schema.
+ */
+function compare(oldObj: JsonObject, newObj: JsonObject, node: ApplySchema | undefined, u: Untracked): Comparison {
+  const w: Walk = { added: new FieldSet(), modified: new FieldSet(), removed: new FieldSet(), path: [] };
+  compareInto(oldObj, newObj, node, u, w);
+  const c: Comparison = { added: w.added, modified: w.modified, removed: w.removed };
   stripMetadataMember(c.added);
   stripMetadataMember(c.modified);
   stripMetadataMember(c.removed);
   return c;
 }
 
-function compareInto(o: JsonValue | undefined, n: JsonValue | undefined, node: ApplySchema | undefined, added: FieldSet, modified: FieldSet, removed: FieldSet, root: boolean): void {
-  if (o === undefined && n === undefined) return;
+function same(a: JsonValue, b: JsonValue): boolean {
+  return a === b || (typeof a === 'object' && typeof b === 'object' && jsonEqual(a, b));
+}
+
+function compareInto(o: JsonValue | undefined, n: JsonValue | undefined, node: ApplySchema | undefined, u: Untracked | undefined, w: Walk): void {
+  if (o === n) return;
   if (o === undefined) {
-    fullSet(n as JsonValue, node, added);
-    if (root) added.member = false;
+    fullSet(view(n as JsonValue, u), node, at(w.added, w.path));
     return;
   }
   if (n === undefined) {
-    fullSet(o, node, removed);
-    if (root) removed.member = false;
+    fullSet(view(o, u), node, at(w.removed, w.path));
     return;
   }
-  const kind = kindOf(node, n ?? o);
+  if (n === null || typeof n !== 'object') {
+    // A scalar (or null) differing from the old value is a change whatever the schema says.
+    at(w.modified, w.path).member = true;
+    return;
+  }
+  const kind = kindOf(node, n);
   if (kind === 'struct' || kind === 'map') {
     if (!isObject(n) || (!isObject(o) && o !== null)) {
-      if (!jsonEqual(o, n)) modified.member = true;
+      if (!jsonEqual(view(o, u), view(n, u))) at(w.modified, w.path).member = true;
       return;
     }
     const ov = isObject(o) ? o : {};
-    for (const k of new Set([...Object.keys(ov), ...Object.keys(n)])) {
-      const pe = `f:${k}`;
-      compareInto(ov[k], n[k], childNode(node, kind, k), added.child(pe), modified.child(pe), removed.child(pe), false);
+    for (const k of Object.keys(ov)) {
+      if (u?.skip.has(k) === true) continue;
+      const a = ov[k] as JsonValue;
+      const b = n[k];
+      const below = u?.below.get(k);
+      // Where something is filtered out below (metadata), the walk itself skips what is equal.
+      if (b !== undefined && below === undefined && same(a, b)) continue;
+      w.path.push(`f:${k}`);
+      compareInto(a, b, childNode(node, kind, k), below, w);
+      w.path.pop();
+    }
+    for (const k of Object.keys(n)) {
+      if (Object.prototype.hasOwnProperty.call(ov, k) || u?.skip.has(k) === true) continue;
+      w.path.push(`f:${k}`);
+      compareInto(ov[k], n[k], childNode(node, kind, k), u?.below.get(k), w);
+      w.path.pop();
     }
     return;
   }
   if (kind === 'listMap' || kind === 'listSet') {
     if (!Array.isArray(n) || (!Array.isArray(o) && o !== null)) {
-      if (!jsonEqual(o, n)) modified.member = true;
+      if (!jsonEqual(view(o, u), view(n, u))) at(w.modified, w.path).member = true;
       return;
     }
+    if (Array.isArray(o) && jsonEqual(o, n)) return;
     const ol = new Map(indexItems(kind, node, Array.isArray(o) ? o : []));
     const nl = new Map(indexItems(kind, node, n));
     const itemNode = node?.items();
-    for (const pe of new Set([...ol.keys(), ...nl.keys()])) {
+    const visit = (pe: string): void => {
       const a = ol.get(pe);
       const b = nl.get(pe);
       if (kind === 'listSet' || a === undefined || b === undefined) {
-        if (a === undefined && b !== undefined) fullSet(b, kind === 'listMap' ? itemNode : undefined, added.child(pe));
-        else if (b === undefined && a !== undefined) fullSet(a, kind === 'listMap' ? itemNode : undefined, removed.child(pe));
-        continue;
+        if (a === undefined && b !== undefined) fullSet(b, kind === 'listMap' ? itemNode : undefined, at(w.added, w.path).child(pe));
+        else if (b === undefined && a !== undefined) fullSet(a, kind === 'listMap' ? itemNode : undefined, at(w.removed, w.path).child(pe));
+        return;
       }
-      compareInto(a, b, itemNode, added.child(pe), modified.child(pe), removed.child(pe), false);
-    }
+      if (same(a, b)) return;
+      w.path.push(pe);
+      compareInto(a, b, itemNode, undefined, w);
+      w.path.pop();
+    };
+    for (const pe of ol.keys()) visit(pe);
+    for (const pe of nl.keys()) if (!ol.has(pe)) visit(pe);
     return;
   }
-  if (!jsonEqual(o, n)) modified.member = true;
+  if (!jsonEqual(view(o, u), view(n, u))) at(w.modified, w.path).member = true;
 }
 
 // ---- merging an applied configuration ----
@@ -394,34 +492,105 @@ function decode(mf: unknown): Entry[] {
       apiVersion: typeof e['apiVersion'] === 'string' ? e['apiVersion'] : '',
       time: typeof e['time'] === 'string' ? e['time'] : undefined,
       subresource: typeof e['subresource'] === 'string' && e['subresource'] !== '' ? e['subresource'] : undefined,
-      set: FieldSet.fromFieldsV1(e['fieldsV1']),
+      raw: e['fieldsV1'],
+      decoded: undefined,
     });
   }
   return out;
 }
 
+/** The FieldsV1 an entry is written with: the one read when it is unchanged and canonical, else encoded. */
+function fieldsV1Of(e: Entry): JsonObject {
+  if (e.raw !== undefined && isObject(e.raw) && isCanonicalFieldsV1(e.raw)) return e.raw;
+  return fieldsOf(e).toFieldsV1();
+}
+
 function encode(entries: readonly Entry[]): ManagedFieldsEntry[] {
-  const sorted = [...entries].sort((p, q) => {
+  const keyed = entries.map((e) => ({ e, s: seconds(e.time) }));
+  keyed.sort(({ e: p, s: ps }, { e: q, s: qs }) => {
     if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
-    const ps = p.time !== undefined ? Math.floor(Date.parse(p.time) / 1000) : 0;
-    const qs = q.time !== undefined ? Math.floor(Date.parse(q.time) / 1000) : 0;
     if (ps !== qs) return ps - qs;
     if (p.manager !== q.manager) return p.manager < q.manager ? -1 : 1;
     if (p.apiVersion !== q.apiVersion) return p.apiVersion < q.apiVersion ? -1 : 1;
     return (p.subresource ?? '') < (q.subresource ?? '') ? -1 : (p.subresource ?? '') > (q.subresource ?? '') ? 1 : 0;
   });
-  return sorted.map((e) => {
-    const out: ManagedFieldsEntry = { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, fieldsType: 'FieldsV1', fieldsV1: e.set.toFieldsV1() };
-    if (e.time !== undefined) {
-      // Key order as kube-apiserver writes it: manager, operation, apiVersion, time, fieldsType, fieldsV1, subresource.
-      const { manager, operation, apiVersion, fieldsType, fieldsV1 } = out;
-      const ordered: ManagedFieldsEntry = { manager, operation, apiVersion, time: e.time, fieldsType, fieldsV1 };
-      if (e.subresource !== undefined) ordered.subresource = e.subresource;
-      return ordered;
-    }
+  return keyed.map(({ e }) => {
+    // Key order as kube-apiserver writes it: manager, operation, apiVersion, time, fieldsType, fieldsV1, subresource.
+    const out: ManagedFieldsEntry =
+      e.time !== undefined
+        ? { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, time: e.time, fieldsType: 'FieldsV1', fieldsV1: fieldsV1Of(e) }
+        : { manager: e.manager, operation: e.operation, apiVersion: e.apiVersion, fieldsType: 'FieldsV1', fieldsV1: fieldsV1Of(e) };
     if (e.subresource !== undefined) out.subresource = e.subresource;
     return out;
   });
+}
+
+/** Whether `fromFieldsV1` reads this FieldsV1 node as a member: `"."` inside, or (below the root) `{}` or a non-object. */
+function rawIsMember(raw: unknown, root: boolean): boolean {
+  if (!isObject(raw)) return !root;
+  if (hasOwn(raw, '.')) return true;
+  return !root && Object.keys(raw).length === 0;
+}
+
+function hasOwn(o: object, k: string): boolean {
+  return Object.prototype.hasOwnProperty.call(o, k);
+}
+
+/** Whether the set FieldsV1 `raw` stands for is empty. */
+function rawIsEmpty(raw: unknown, root: boolean): boolean {
+  if (rawIsMember(raw, root)) return false;
+  if (!isObject(raw)) return true;
+  for (const k of Object.keys(raw)) if (k !== '.' && !rawIsEmpty(raw[k], false)) return false;
+  return true;
+}
+
+/** Whether the set FieldsV1 `raw` stands for and `s` have a member in common. */
+function rawOverlaps(raw: unknown, root: boolean, s: FieldSet): boolean {
+  if (s.member && rawIsMember(raw, root)) return true;
+  if (!isObject(raw)) return false;
+  for (const [pe, c] of s.children) if (pe !== '.' && hasOwn(raw, pe) && rawOverlaps(raw[pe], false, c)) return true;
+  return false;
+}
+
+/** Whether every member of `s` is a member of the set FieldsV1 `raw` stands for. */
+function rawContains(raw: unknown, root: boolean, s: FieldSet): boolean {
+  if (s.member && !rawIsMember(raw, root)) return false;
+  for (const [pe, c] of s.children) {
+    if (pe !== '.' && isObject(raw) && hasOwn(raw, pe)) {
+      if (!rawContains(raw[pe], false, c)) return false;
+    } else if (!c.isEmpty()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+function overlaps(e: Entry, s: FieldSet): boolean {
+  return e.decoded !== undefined ? !e.decoded.intersection(s).isEmpty() : rawOverlaps(e.raw, true, s);
+}
+
+function contains(e: Entry, s: FieldSet): boolean {
+  return e.decoded !== undefined ? s.difference(e.decoded).isEmpty() : rawContains(e.raw, true, s);
+}
+
+/**
+ * Whether FieldsV1 is exactly what `FieldSet.fromFieldsV1(raw).toFieldsV1()` gives: `"."` (as `{}`) first
+ * and only beside other elements, every other element a member `{}` or a canonical non-empty object, the
+ * elements in `comparePathElements` order.
+ */
+function isCanonicalFieldsV1(raw: JsonObject): boolean {
+  const keys = Object.keys(raw);
+  let from = 0;
+  if (keys[0] === '.') {
+    const dot = raw['.'];
+    if (keys.length < 2 || !isObject(dot) || Object.keys(dot).length > 0) return false;
+    from = 1;
+  }
+  for (let i = from; i < keys.length; i++) {
+    const v = raw[keys[i] as string];
+    if (keys[i] === '.' || !isObject(v) || !isCanonicalFieldsV1(v)) return false;
+  }
+  return inPathElementOrder(keys, from);
 }
 
 function sameIdentity(e: Entry, manager: string, operation: ManagedFieldsOperation, subresource: string | undefined, apiVersion: string): boolean {
@@ -484,12 +653,12 @@ function capUpdateManagers(entries: Entry[]): Entry[] {
     }
     let bucket = buckets.get(e.apiVersion);
     if (!bucket) {
-      bucket = { manager: oldUpdatesManagerName, operation: 'Update', apiVersion: e.apiVersion, time: first.time, subresource: undefined, set: first.set };
+      bucket = { manager: oldUpdatesManagerName, operation: 'Update', apiVersion: e.apiVersion, time: first.time, subresource: undefined, raw: undefined, decoded: fieldsOf(first) };
       buckets.set(e.apiVersion, bucket);
       out = out.filter((x) => x !== first);
       out.push(bucket);
     }
-    bucket.set = e.set.union(bucket.set);
+    setFields(bucket, fieldsOf(e).union(fieldsOf(bucket)));
     bucket.time = e.time;
     out = out.filter((x) => x !== e);
     length--;
@@ -497,10 +666,14 @@ function capUpdateManagers(entries: Entry[]): Entry[] {
   return out;
 }
 
+/**
+ * `obj` with the entries as its managedFields. Only the root and `metadata` are copied: the result shares
+ * every other value with `obj`.
+ */
 function withManagedFields(obj: JsonObject, entries: readonly Entry[]): JsonObject {
-  const out = deepCopy(obj);
-  const meta = isObject(out['metadata']) ? out['metadata'] : {};
-  const live = capUpdateManagers(entries.filter((e) => !e.set.isEmpty()));
+  const out: JsonObject = { ...obj };
+  const meta: JsonObject = isObject(out['metadata']) ? { ...out['metadata'] } : {};
+  const live = capUpdateManagers(entries.filter((e) => !entryIsEmpty(e)));
   if (live.length > 0) meta['managedFields'] = encode(live) as unknown as JsonValue;
   else delete meta['managedFields'];
   out['metadata'] = meta;
@@ -525,11 +698,12 @@ function zeroStruct(node: ApplySchema, depth: number): JsonObject {
   if (depth > 6) return out;
   // ObjectMeta's creationTimestamp is a non-pointer metav1.Time: it marshals as null.
   if (node.field('creationTimestamp') && node.field('managedFields')) out['creationTimestamp'] = null;
-  const fields = new Set([...node.required(), ...valueStructFields]);
+  const requiredFields = node.required();
+  const fields = new Set([...requiredFields, ...valueStructFields]);
   for (const k of fields) {
     const f = node.field(k);
     if (!f) continue;
-    const required = node.required().includes(k);
+    const required = requiredFields.includes(k);
     if (f.isStruct() && f.meta.mapType !== 'atomic') out[k] = zeroStruct(f, depth + 1);
     else if (!required) continue;
     else if (f.isList() || f.isMap() || f.isStruct()) out[k] = null;
@@ -548,28 +722,32 @@ function zeroStruct(node: ApplySchema, depth: number): JsonObject {
  * When the request carried its own, different managedFields they replace the live ones first (as upstream).
  */
 export function updateManagedFields(old: JsonObject | undefined, updated: JsonObject, schema: ApplySchema | undefined, opts: ManagedFieldsOptions): JsonObject {
-  const reset = opts.resetFields ?? [];
   const oldMeta = old?.['metadata'];
   const oldMF = isObject(oldMeta) ? oldMeta['managedFields'] : undefined;
   const newMF = isObject(updated['metadata']) ? updated['metadata']['managedFields'] : undefined;
   const entries = decode(newMF !== undefined && !jsonEqual(newMF, oldMF) ? newMF : oldMF);
-  const cmp = compare(tracked(old ?? zeroObject(schema), reset), tracked(updated, reset), schema);
-  const changed = cmp.added.union(cmp.modified);
-  const now = rfc3339(opts.now);
+  const cmp = compare(old ?? zeroObject(schema), updated, schema, untracked(opts.resetFields ?? []));
+  const changed = cmp.modified.isEmpty() ? cmp.added : cmp.added.isEmpty() ? cmp.modified : cmp.added.union(cmp.modified);
+  const anyChanged = !changed.isEmpty();
+  const anyRemoved = !cmp.removed.isEmpty();
   let self = entries.find((e) => sameIdentity(e, opts.manager, 'Update', opts.subresource, opts.apiVersion));
   for (const e of entries) {
     if (e === self) continue;
-    e.set = e.set.difference(changed).difference(cmp.removed);
-  }
-  if (!changed.isEmpty() || self) {
-    if (!self) {
-      self = { manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, time: now, subresource: opts.subresource, set: new FieldSet() };
-      entries.push(self);
+    // The difference with sets that share no member with the entry's is the entry's set itself.
+    if ((anyChanged && overlaps(e, changed)) || (anyRemoved && overlaps(e, cmp.removed))) {
+      setFields(e, fieldsOf(e).difference(changed).difference(cmp.removed));
     }
-    const next = self.set.difference(cmp.removed).union(changed);
+  }
+  if (anyChanged || self) {
+    if (!self) {
+      // The new entry's set: the empty set less what was removed plus what changed.
+      self = { manager: opts.manager, operation: 'Update', apiVersion: opts.apiVersion, time: undefined, subresource: opts.subresource, raw: undefined, decoded: changed };
+      entries.push(self);
+    } else if ((anyRemoved && overlaps(self, cmp.removed)) || (anyChanged && !contains(self, changed))) {
+      setFields(self, fieldsOf(self).difference(cmp.removed).union(changed));
+    }
     // managedFieldsUpdater: the time moves only when this write took fields.
-    if (!changed.isEmpty()) self.time = now;
-    self.set = next;
+    if (anyChanged) self.time = rfc3339(opts.now);
   }
   return withManagedFields(updated, entries);
 }
@@ -582,6 +760,7 @@ export function updateManagedFields(old: JsonObject | undefined, updated: JsonOb
  */
 export function applyPatch(live: JsonObject | undefined, applied: JsonObject, schema: ApplySchema | undefined, opts: ApplyOptions): JsonObject {
   const reset = opts.resetFields ?? [];
+  const u = untracked(reset);
   const patchVersion = applied['apiVersion'];
   if (typeof patchVersion === 'string' && patchVersion !== opts.apiVersion) {
     throw new ApiError(400, StatusReason.BadRequest, `Incorrect version specified in apply patch. Specified patch version: ${patchVersion}, expected: ${opts.apiVersion}`);
@@ -596,7 +775,7 @@ export function applyPatch(live: JsonObject | undefined, applied: JsonObject, sc
     liveObj = updateManagedFields(undefined, live, schema, { manager: 'before-first-apply', apiVersion: opts.apiVersion, now: opts.now, resetFields: reset });
   }
   const entries = decode(isObject(liveObj['metadata']) ? liveObj['metadata']['managedFields'] : undefined);
-  const config = tracked(applied, reset);
+  const config = view(applied, u);
   const configSet = new FieldSet();
   toFieldSet(config, schema, configSet);
   configSet.member = false;
@@ -609,14 +788,14 @@ export function applyPatch(live: JsonObject | undefined, applied: JsonObject, sc
   const merged = (merge(liveObj, appliedMerged, schema) ?? {}) as JsonObject;
 
   const self = entries.find((e) => sameIdentity(e, opts.manager, 'Apply', opts.subresource, opts.apiVersion));
-  const lastSet = self?.set;
-  const cmp = compare(tracked(liveObj, reset), tracked(merged, reset), schema);
+  const lastSet = self ? fieldsOf(self) : undefined;
+  const cmp = compare(liveObj, merged, schema, u);
   const changed = cmp.added.union(cmp.modified);
 
   const conflicts: Array<{ entry: Entry; set: FieldSet }> = [];
   for (const e of entries) {
     if (e === self) continue;
-    const c = e.set.intersection(changed);
+    const c = fieldsOf(e).intersection(changed);
     if (!c.isEmpty()) conflicts.push({ entry: e, set: c });
   }
   if (conflicts.length > 0 && opts.force !== true) {
@@ -625,13 +804,13 @@ export function applyPatch(live: JsonObject | undefined, applied: JsonObject, sc
       .sort((a, b) => (a.manager < b.manager ? -1 : a.manager > b.manager ? 1 : 0));
     throw applyConflictError(list);
   }
-  for (const { entry, set } of conflicts) entry.set = entry.set.difference(set);
+  for (const { entry, set } of conflicts) setFields(entry, fieldsOf(entry).difference(set));
 
   // Prune what this manager applied before, no longer applies, and nobody else owns.
   const others = entries.filter((e) => e !== self);
-  if (lastSet) prune(merged, lastSet, configSet, [], schema, [...others.map((e) => e.set), configSet]);
-  const after = compare(tracked(liveObj, reset), tracked(merged, reset), schema);
-  for (const e of others) e.set = e.set.difference(after.removed);
+  if (lastSet) prune(merged, lastSet, configSet, [], schema, [...others.map(fieldsOf), configSet]);
+  const after = compare(liveObj, merged, schema, u);
+  for (const e of others) setFields(e, fieldsOf(e).difference(after.removed));
 
   const now = rfc3339(opts.now);
   const objectChanged = !after.added.isEmpty() || !after.modified.isEmpty() || !after.removed.isEmpty();
@@ -639,12 +818,12 @@ export function applyPatch(live: JsonObject | undefined, applied: JsonObject, sc
   // managedFields when nothing but timestamps changed. Net effect: the time moves when the object or the
   // ownership changed.
   if (self) {
-    const setChanged = !jsonEqual(self.set.toFieldsV1(), configSet.toFieldsV1());
-    self.set = configSet;
+    const setChanged = !jsonEqual(fieldsOf(self).toFieldsV1(), configSet.toFieldsV1());
+    setFields(self, configSet);
     self.apiVersion = opts.apiVersion;
     if (setChanged || objectChanged) self.time = now;
   } else {
-    entries.push({ manager: opts.manager, operation: 'Apply', apiVersion: opts.apiVersion, time: now, subresource: opts.subresource, set: configSet });
+    entries.push({ manager: opts.manager, operation: 'Apply', apiVersion: opts.apiVersion, time: now, subresource: opts.subresource, raw: undefined, decoded: configSet });
   }
   return withManagedFields(merged, entries);
 }
