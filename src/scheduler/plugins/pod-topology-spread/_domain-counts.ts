@@ -85,10 +85,9 @@ export interface DomainQuestion {
 export class DomainCounts {
   private list: readonly NodeInfo[] | undefined = undefined;
   private nodes: (Node | undefined)[] = [];
-  private pods: (readonly PodInfo[] | undefined)[] = [];
-  private generations: number[] = [];
+  private generations = new Float64Array(0);
   private values: (string | undefined)[] = [];
-  private counts: number[] = [];
+  private counts = new Int32Array(0);
   private readonly totals = new Map<string, number>();
   private readonly nodesPerValue = new Map<string, number>();
   private ordered: string[] | undefined = undefined;
@@ -121,9 +120,8 @@ export class DomainCounts {
   }
 
   private update(i: number, ni: NodeInfo, q: DomainQuestion, matchCounts: MatchCounts): void {
-    if (ni.generation === this.generations[i] && ni.pods === this.pods[i] && ni.node === this.nodes[i]) return;
+    if (ni.generation === this.generations[i] && ni.node === this.nodes[i]) return;
     this.generations[i] = ni.generation;
-    this.pods[i] = ni.pods;
     const old = this.values[i];
     let value = old;
     if (ni.node !== this.nodes[i]) {
@@ -160,17 +158,15 @@ export class DomainCounts {
     const n = list.length;
     this.list = list;
     this.nodes = new Array<Node | undefined>(n);
-    this.pods = new Array<readonly PodInfo[] | undefined>(n);
-    this.generations = new Array<number>(n);
+    this.generations = new Float64Array(n);
     this.values = new Array<string | undefined>(n);
-    this.counts = new Array<number>(n);
+    this.counts = new Int32Array(n);
     this.totals.clear();
     this.nodesPerValue.clear();
     this.ordered = undefined;
     for (let i = 0; i < n; i++) {
       const ni = list[i] as NodeInfo;
       this.nodes[i] = ni.node;
-      this.pods[i] = ni.pods;
       this.generations[i] = ni.generation;
       const value = q.valueOf(ni);
       const count = value === undefined ? 0 : matchCounts.count(ni, q.selector, q.selectorId, q.namespace);
@@ -205,11 +201,15 @@ export class DomainCounts {
   }
 }
 
-/** A bounded least-recently-used map of `DomainCounts` by question key. */
+/**
+ * A bounded least-recently-used map of `DomainCounts` by question key. A question is asked by every pod
+ * of a workload (its selector and node selection), and the ReplicaSets of a scale-up interleave in the
+ * queue, so the bound leaves room for a few hundred workloads (about 140 KB each at 5,000 nodes).
+ */
 export class DomainCountsCache {
   private readonly entries = new Map<string, DomainCounts>();
 
-  constructor(private readonly capacity = 64) {}
+  constructor(private readonly capacity = 256) {}
 
   get(key: string): DomainCounts {
     let e = this.entries.get(key);
