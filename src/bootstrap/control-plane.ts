@@ -18,8 +18,7 @@ import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { Client, KubeObject } from '../client/client.js';
 import { writeKubeconfig } from '../client/kubeconfig.js';
-import { ControllerManager } from '../controllers/manager.js';
-import { Scheduler } from '../scheduler/scheduler.js';
+import { ComponentsWorker } from '../components/components.js';
 import { NodeHost, coreDNSManifests, kubeProxyManifests } from '../node/index.js';
 import { componentUser, ensureObjects } from '../local/local-cluster.js';
 import type { NodeSpec } from '../cluster/index.js';
@@ -57,8 +56,7 @@ export interface ControlPlaneOptions {
 export class ControlPlane {
   private backend: Backend | undefined;
   private server: ApiServer | undefined;
-  private scheduler: Scheduler | undefined;
-  private controllers: ControllerManager | undefined;
+  private components: ComponentsWorker | undefined;
   private nodeHost: NodeHost | undefined;
   private pki: ClusterPki | undefined;
   readonly node: NodeSpec;
@@ -119,19 +117,22 @@ export class ControlPlane {
     });
     const admin = this.adminClient();
     await this.installKubeadmObjects(admin, server.url(), pki.ca.certPem);
-    this.controllers = new ControllerManager({
-      client: new InProcessClient(server, { user: componentUser('system:kube-controller-manager', []) }),
-      leaderElect: false,
-      log: (m, err) => this.log(`controller-manager: ${m}${err instanceof Error ? `: ${err.message}` : ''}`),
-      rootCAPem: pki.ca.certPem,
-      clusterSigningCertPem: pki.ca.certPem,
-      clusterSigningKeyPem: pki.ca.keyPem,
-      ...(this.o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs } : {}),
-      ...(this.o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs } : {}),
-    });
-    this.controllers.start();
-    this.scheduler = new Scheduler({ client: new InProcessClient(server, { user: componentUser('system:kube-scheduler', []) }) });
-    this.scheduler.start();
+    this.components = new ComponentsWorker(
+      {
+        controllers: {
+          rootCAPem: pki.ca.certPem,
+          clusterSigningCertPem: pki.ca.certPem,
+          clusterSigningKeyPem: pki.ca.keyPem,
+          ...(this.o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs } : {}),
+          ...(this.o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs } : {}),
+        },
+        controllerManagerUser: componentUser('system:kube-controller-manager', []),
+        schedulerUser: componentUser('system:kube-scheduler', []),
+      },
+      (user) => new InProcessClient(server, { user }),
+      (m) => this.log(m),
+    );
+    await this.components.start();
     const addonOpts = this.o.podNetworkCIDR !== undefined ? { podNetworkCIDR: this.o.podNetworkCIDR } : {};
     await this.createAll(admin, [...kubeProxyManifests(addonOpts), ...coreDNSManifests(addonOpts)]);
     const nodeClient = new InProcessClient(server, { user: { username: `system:node:${this.node.name}`, groups: ['system:nodes', 'system:authenticated'] } });
@@ -226,10 +227,8 @@ export class ControlPlane {
   async stop(): Promise<void> {
     this.nodeHost?.stop();
     this.nodeHost = undefined;
-    await this.scheduler?.stop();
-    this.scheduler = undefined;
-    await this.controllers?.stop();
-    this.controllers = undefined;
+    await this.components?.stop();
+    this.components = undefined;
     await this.server?.stop();
     this.server = undefined;
     await this.backend?.close();

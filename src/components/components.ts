@@ -17,7 +17,11 @@ export interface ComponentsConfig {
 }
 
 /** Control messages between the two threads (beside the client channel's). */
-export type ControlMessage = { t: 'started' } | { t: 'stop' } | { t: 'stopped' };
+export type ControlMessage = { t: 'started' } | { t: 'stop' } | { t: 'stopped' } | { t: 'log'; message: string };
+
+function isLog(m: unknown): m is { t: 'log'; message: string } {
+  return (m as ControlMessage | null)?.t === 'log';
+}
 
 export class ComponentsWorker {
   private worker: Worker | undefined;
@@ -28,6 +32,8 @@ export class ComponentsWorker {
     private readonly config: ComponentsConfig,
     /** The in-process client the API server gives each component user. */
     private readonly clientFor: (user: UserInfo) => Client,
+    /** Where the components' log lines go (default standard error). */
+    private readonly log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
   ) {}
 
   /** Starts the thread; resolves once the components run. */
@@ -41,7 +47,10 @@ export class ComponentsWorker {
       return c;
     });
     this.exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
-    worker.on('error', (e) => console.error('components thread failed:', e));
+    worker.on('error', (e) => this.log(`components thread failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
+    worker.on('message', (m: unknown) => {
+      if (isLog(m)) this.log(m.message);
+    });
     await new Promise<void>((resolve, reject) => {
       const onMessage = (m: unknown): void => {
         if ((m as ControlMessage | null)?.t !== 'started') return;

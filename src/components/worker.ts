@@ -10,8 +10,17 @@ import type { ComponentsConfig, ControlMessage } from './components.js';
 
 async function main(port: Port, config: ComponentsConfig): Promise<void> {
   const conn = new PortConnection(port);
-  const controllers = new ControllerManager({ ...config.controllers, client: conn.client(config.controllerManagerUser), leaderElect: false });
-  const scheduler = new Scheduler({ client: conn.client(config.schedulerUser) });
+  const logger =
+    (component: string) =>
+    (message: string, err?: unknown): void =>
+      port.postMessage({ t: 'log', message: `${component}: ${message}${err === undefined ? '' : `: ${err instanceof Error ? err.message : JSON.stringify(err)}`}` } satisfies ControlMessage);
+  const controllers = new ControllerManager({
+    ...config.controllers,
+    client: conn.client(config.controllerManagerUser),
+    leaderElect: false,
+    log: logger('controller-manager'),
+  });
+  const scheduler = new Scheduler({ client: conn.client(config.schedulerUser), log: logger('scheduler') });
   const onControl = (m: unknown): void => {
     if ((m as ControlMessage | null)?.t !== 'stop') return;
     port.off('message', onControl);
