@@ -76,8 +76,11 @@ export class PodInfo {
   readonly preferredAntiAffinityTerms: WeightedAffinityTerm[];
   private res: ReturnType<typeof calculatePodResource> | undefined;
   private ports: HostPort[] | undefined;
+  /** `podKey(pod)`, computed once: NodeInfo.removePod compares it for every pod of the node. */
+  readonly uid: string;
 
   constructor(readonly pod: Pod) {
+    this.uid = podKey(pod);
     const a = pod.spec?.affinity;
     this.requiredAffinityTerms = terms(pod, a?.podAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
     this.requiredAntiAffinityTerms = terms(pod, a?.podAntiAffinity?.requiredDuringSchedulingIgnoredDuringExecution);
@@ -85,9 +88,6 @@ export class PodInfo {
     this.preferredAntiAffinityTerms = weightedTerms(pod, a?.podAntiAffinity?.preferredDuringSchedulingIgnoredDuringExecution);
   }
 
-  get uid(): string {
-    return podKey(this.pod);
-  }
 
   /** Requests (`Requested`) and non-zero cpu/memory (`NonZeroRequested`) of the pod. */
   get resource(): ReturnType<typeof calculatePodResource> {

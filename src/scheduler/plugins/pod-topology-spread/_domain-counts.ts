@@ -10,18 +10,26 @@
  * loop's, and `order` lists values in the order that loop first meets them (its map insertion order).
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
-import type { Selector } from '../../../api/labels.js';
+import { Selector, requirementMatches, type Requirement } from '../../../api/labels.js';
 import type { NodeInfoLister } from '../../framework/interfaces.js';
 import type { NodeInfo, PodInfo } from '../../framework/types.js';
 
 /** `countPodsMatchSelector`: terminating pods and other namespaces are not counted. */
 export function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selector, ns: string): number {
   if (selector.isEmpty()) return 0;
+  // A plain Selector is the conjunction of its requirements; subclasses (labels.Nothing()) decide themselves.
+  const reqs = Object.getPrototypeOf(selector) === Selector.prototype ? selector.requirements : undefined;
   let n = 0;
   for (const p of pods) {
     const m = p.pod.metadata;
     if (m?.deletionTimestamp !== undefined || m?.namespace !== ns) continue;
-    if (selector.matches(m.labels)) n++;
+    if (reqs === undefined) {
+      if (selector.matches(m.labels)) n++;
+      continue;
+    }
+    let ok = true;
+    for (let i = 0; i < reqs.length && ok; i++) ok = requirementMatches(reqs[i] as Requirement, m.labels);
+    if (ok) n++;
   }
   return n;
 }
