@@ -22,6 +22,21 @@ interface ImageState {
 
 export class CacheError extends Error {}
 
+/** Same namespace, deletion timestamp and labels: every label selector counts both pods alike. */
+function sameSelectorFields(a: Pod, b: Pod): boolean {
+  const am = a.metadata;
+  const bm = b.metadata;
+  if (am?.namespace !== bm?.namespace || am?.deletionTimestamp !== bm?.deletionTimestamp) return false;
+  const al = am?.labels;
+  const bl = bm?.labels;
+  if (al === bl) return true;
+  if (al === undefined || bl === undefined) return false;
+  const keys = Object.keys(al);
+  if (keys.length !== Object.keys(bl).length) return false;
+  for (const k of keys) if (!Object.prototype.hasOwnProperty.call(bl, k) || al[k] !== bl[k]) return false;
+  return true;
+}
+
 export class Cache {
   private readonly nodes = new Map<string, NodeInfo>();
   private readonly podStates = new Map<string, PodState>();
@@ -121,6 +136,7 @@ export class Cache {
     const ni = this.nodeInfoFor(name);
     ni.addPod(pod);
     this.touch(name, ni);
+    ni.podsMatchStamp = this.generation;
   }
 
   private removePodFromNode(pod: Pod): void {
@@ -130,6 +146,7 @@ export class Cache {
     ni.removePod(pod);
     if (ni.node === undefined && ni.pods.length === 0) this.nodes.delete(name);
     this.touch(name, ni);
+    ni.podsMatchStamp = this.generation;
   }
 
   /** `AssumePod`: the pod (with spec.nodeName set) counts on its node before binding completes. */
@@ -191,9 +208,14 @@ export class Cache {
       this.addPod(newPod);
       return;
     }
-    this.removePodFromNode(st.pod);
+    const prev = st.pod;
+    const ni = this.nodes.get(prev.spec?.nodeName ?? '');
+    const stamp = ni?.podsMatchStamp ?? 0;
+    this.removePodFromNode(prev);
     this.addPodToNode(newPod);
     st.pod = newPod;
+    // A status-only update leaves every selector's match count on the node as it was.
+    if (ni !== undefined && stamp !== 0 && this.nodes.get(newPod.spec?.nodeName ?? '') === ni && sameSelectorFields(prev, newPod)) ni.podsMatchStamp = stamp;
   }
 
   removePod(pod: Pod): void {

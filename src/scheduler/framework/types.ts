@@ -189,6 +189,12 @@ export class NodeInfo {
    * plugin's own question ids and tagged with its owner; dropped whenever the pods change.
    */
   podsMemo: { owner: object; answers: Map<number, number> } | undefined = undefined;
+  /**
+   * Set by the scheduler cache: equal stamps mean equal namespaces, labels and deletion timestamps of the
+   * pods (a status-only pod update keeps it), so a snapshot copy may keep `podsMemo` (see `copyFrom`).
+   * 0: unknown.
+   */
+  podsMatchStamp = 0;
 
   constructor(...pods: Pod[]) {
     for (const p of pods) this.addPod(p);
@@ -261,7 +267,9 @@ export class NodeInfo {
     this.allocatable = o.allocatable;
     this.imageStates = o.imageStates;
     this.generation = o.generation;
-    this.podsMemo = o.podsMemo;
+    // Keep the memo only for a copy of the same pods' selector-relevant fields (`o` is a fresh clone).
+    if (o.podsMatchStamp === 0 || o.podsMatchStamp !== this.podsMatchStamp) this.podsMemo = o.podsMemo;
+    this.podsMatchStamp = o.podsMatchStamp;
   }
 
   /** `NodeInfo.Snapshot()`: a copy whose lists and accounting can change independently. */
@@ -280,6 +288,7 @@ export class NodeInfo {
     c.allocatable = this.allocatable;
     c.imageStates = this.imageStates;
     c.generation = this.generation;
+    c.podsMatchStamp = this.podsMatchStamp;
     return c;
   }
 }

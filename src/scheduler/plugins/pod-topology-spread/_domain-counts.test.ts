@@ -53,7 +53,7 @@ function reference(list: readonly NodeInfo[], q: DomainQuestion): { totals: Map<
   return { totals, order: [...totals.keys()] };
 }
 
-/** Random cache changes: pods assumed, confirmed and removed, node labels changed, nodes added and removed. */
+/** Random cache changes: pods assumed, added, updated and removed, node labels changed, nodes added and removed. */
 function* randomHistory(seed: number, steps: number): Generator<{ cache: Cache; snapshot: Snapshot }> {
   const rnd = mulberry32(seed);
   const cache = new Cache();
@@ -75,6 +75,14 @@ function* randomHistory(seed: number, steps: number): Generator<{ cache: Cache; 
       pods.set(p.metadata?.name ?? '', p);
       if (rnd() < 0.5) cache.assumePod(p);
       else cache.addPod(p);
+    } else if (r < 0.65 && pods.size > 0) {
+      // An informer update of a bound pod: status only (the usual case), or new labels.
+      const key = [...pods.keys()][Math.floor(rnd() * pods.size)] ?? '';
+      const old = pods.get(key) as Pod;
+      const labels = rnd() < 0.5 ? { ...(old.metadata?.labels ?? {}) } : { app: rnd() < 0.5 ? 'a' : 'b' };
+      const updated: Pod = { ...old, metadata: { ...old.metadata, labels }, status: { phase: rnd() < 0.5 ? 'Running' : 'Pending' } };
+      pods.set(key, updated);
+      cache.updatePod(old, updated);
     } else if (r < 0.75 && pods.size > 0) {
       const key = [...pods.keys()][Math.floor(rnd() * pods.size)] ?? '';
       const p = pods.get(key) as Pod;
