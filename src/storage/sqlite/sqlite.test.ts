@@ -148,8 +148,18 @@ void test('compaction deletes superseded rows and tombstones, in batches that le
     void compaction.then(() => {
       compactionDone = true;
     });
-    const during = await b.create('/registry/during', enc('w'));
-    assert.equal(compactionDone, false, 'a write completed while the compaction was still running');
+    // The write commits between compaction batches (its acknowledgement then waits for the WAL sync).
+    const writing = b.create('/registry/during', enc('w'));
+    let committedDuring = false;
+    while (!compactionDone) {
+      if ((await b.get('/registry/during')) !== undefined) {
+        committedDuring = true;
+        break;
+      }
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.equal(committedDuring, true, 'a write went through while the compaction was still running');
+    const during = await writing;
     await compaction;
     assert.ok(during > rev);
     const live = await b.list('/registry/');
@@ -221,6 +231,31 @@ void test('an interrupted compaction is finished when the store is opened again'
       check.close();
     }
   } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+void test('a commit is watchable once its WAL sync is done: watches started meanwhile see it exactly once', async () => {
+  const dataDir = await tempDir();
+  const b = openSqliteBackend({ dataDir, compaction: false });
+  try {
+    await b.create('/registry/a', enc('0'));
+    const watches = [];
+    const writes: Promise<number>[] = [];
+    for (let i = 1; i <= 20; i++) {
+      writes.push(b.create(`/registry/k${i}`, enc(String(i))));
+      // After the commit (setImmediate) and, most of the time, before its sync has finished.
+      await new Promise((r) => setImmediate(r));
+      watches.push(b.watch('/registry/', 1));
+    }
+    const revs = await Promise.all(writes);
+    for (const w of watches) {
+      const events = await takeEvents(w, 20);
+      assert.deepEqual(events.map((e) => e.revision), revs);
+      w.close();
+    }
+  } finally {
+    await b.close();
     await rm(dataDir, { recursive: true, force: true });
   }
 });
