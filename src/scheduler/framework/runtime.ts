@@ -54,6 +54,8 @@ import type { NodeInfo, PodInfo } from './types.js';
 /** Where the framework gets pods nominated by preemption. */
 export interface Nominator {
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
+  /** False when no pod is nominated to any node; optional (then every node is asked). */
+  hasNominatedPods?(): boolean;
 }
 
 /** Read access to namespaces (for namespaceSelector in pod affinity). */
@@ -275,7 +277,7 @@ export class Framework implements Handle {
    * filters run once with them added and, if that passes, once more without them.
    */
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    if (this.nominator === undefined) return this.runFilterPlugins(state, pod, nodeInfo);
+    if (this.nominator === undefined || this.nominator.hasNominatedPods?.() === false) return this.runFilterPlugins(state, pod, nodeInfo);
     let status = Status.success();
     let podsAdded = false;
     for (let i = 0; i < 2; i++) {

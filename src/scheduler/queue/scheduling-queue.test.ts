@@ -193,3 +193,16 @@ void test('events kept for in-flight pods are pruned once no in-flight pod needs
   }
   assert.ok(q.inFlightEventCount() < 256, String(q.inFlightEventCount()));
 });
+
+void test('hasNominatedPods is true exactly while some pod is nominated', async () => {
+  const { q } = newQueue();
+  assert.equal(q.hasNominatedPods(), false);
+  const p = makePod('p').nominatedNodeName('n1').obj();
+  q.add(p);
+  assert.equal(q.hasNominatedPods(), true);
+  const qpi = await q.pop();
+  assert.ok(qpi);
+  q.deleteNominatedPodIfExists(p);
+  assert.equal(q.hasNominatedPods(), false);
+  assert.deepEqual(q.nominatedPodsForNode('n1'), []);
+});

@@ -13,6 +13,9 @@ import type { Status } from '../framework/status.js';
 import { PodInfo, podKey } from '../framework/types.js';
 import { KeyedHeap } from './heap.js';
 
+/** The answer for a node without nominated pods (shared, frozen). */
+const noPods: readonly PodInfo[] = Object.freeze([]);
+
 export const defaultPodInitialBackoffMs = 1000;
 export const defaultPodMaxBackoffMs = 10_000;
 export const defaultPodMaxInUnschedulablePodsDurationMs = 5 * 60_000;
@@ -374,7 +377,12 @@ export class SchedulingQueue {
 
   nominatedPodsForNode(nodeName: string): readonly PodInfo[] {
     const m = this.nominated.get(nodeName);
-    return m === undefined ? [] : [...m.values()];
+    return m === undefined ? noPods : [...m.values()];
+  }
+
+  /** False when no pod is nominated anywhere (the filter loop then skips the per-node lookups). */
+  hasNominatedPods(): boolean {
+    return this.nominated.size > 0;
   }
 
   // ---- inspection ----
