@@ -798,6 +798,19 @@ const cases: Array<{ name: string; write: () => Write }> = [
       manager: 'kubelet',
     }),
   },
+  {
+    name: 'a create whose request managedFields own parts of the zero object the new object lacks',
+    write: () => ({
+      name: 'create removes from zero',
+      kind: 'Deployment',
+      old: undefined,
+      updated: withMF({ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } }, template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } }, [
+        { manager: 'm', operation: 'Update', apiVersion: 'apps/v1', time: '2026-11-22T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:strategy': {}, 'f:replicas': {} }, 'f:status': {} } },
+      ]),
+      manager: 'kubectl',
+      apiVersion: 'apps/v1',
+    }),
+  },
 ];
 
 for (const tc of cases) {
@@ -892,6 +905,27 @@ void test('updateManagedFields equals the reference over chains of random writes
           now,
         });
       }
+    }
+  }
+});
+
+void test('updateManagedFields equals the reference for random creates (zero values, empty structs, request managedFields)', () => {
+  const deploymentWithZeros = (): JsonObject => ({
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'web', creationTimestamp: null },
+    spec: { replicas: 1, selector: { matchLabels: { app: 'web' } }, strategy: {}, template: { metadata: { creationTimestamp: null, labels: { app: 'web' } }, spec: { containers: [{ name: 'nginx', image: 'nginx', resources: {} }] } } },
+    status: {},
+  });
+  const all = [...starts, { kind: 'Deployment' as const, obj: deploymentWithZeros, apiVersion: 'apps/v1' }];
+  for (const start of all) {
+    for (let seed = 1; seed <= 40; seed++) {
+      const r = rng(seed * 104729 + start.kind.length);
+      const o = start.obj();
+      for (let m = Math.floor(r() * 4); m > 0; m--) mutate(o, r);
+      if (!isObject(o['metadata'])) o['metadata'] = { name: 'x' };
+      if (r() < 0.2) obj(o, 'metadata')['managedFields'] = [{ manager: 'm', operation: 'Update', apiVersion: start.apiVersion, time: '2026-11-22T00:00:00Z', fieldsType: 'FieldsV1', fieldsV1: { 'f:spec': { 'f:replicas': {}, 'f:template': {} }, 'f:status': {} } }];
+      check({ name: `create ${start.kind} seed ${seed}`, kind: start.kind, old: undefined, updated: o, manager: 'kubectl', apiVersion: start.apiVersion, now: t0 });
     }
   }
 });

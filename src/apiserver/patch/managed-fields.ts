@@ -189,21 +189,25 @@ function listKeys(node: ApplySchema | undefined): string[] {
   return m?.listMapKeys ?? (m?.patchMergeKey !== undefined ? [m.patchMergeKey] : []);
 }
 
-/** The path element of a list item: `k:{"name":"a"}` (keys sorted, omitted keys defaulted) or `v:<json>`. */
-function itemElement(kind: Kind, node: ApplySchema | undefined, item: JsonValue): string {
-  if (kind === 'listSet') return `v:${JSON.stringify(item)}`;
+/** The path elements of list items: `k:{"name":"a"}` (keys sorted, omitted keys defaulted) or `v:<json>`. */
+function indexItems(kind: Kind, node: ApplySchema | undefined, list: readonly JsonValue[]): Array<[string, JsonValue]> {
+  if (kind === 'listSet') return list.map((item) => [`v:${JSON.stringify(item)}`, item]);
   const itemNode = node?.items();
-  const key: JsonObject = {};
-  for (const k of [...listKeys(node)].sort()) {
-    let v = isObject(item) ? item[k] : undefined;
-    if (v === undefined) v = itemNode?.defaultOf(k) as JsonValue | undefined;
-    if (v !== undefined) key[k] = v;
-  }
-  return `k:${JSON.stringify(key)}`;
+  const keys = [...listKeys(node)].sort();
+  return list.map((item) => {
+    const key: JsonObject = {};
+    for (const k of keys) {
+      let v = isObject(item) ? item[k] : undefined;
+      if (v === undefined) v = itemNode?.defaultOf(k) as JsonValue | undefined;
+      if (v !== undefined) key[k] = v;
+    }
+    return [`k:${JSON.stringify(key)}`, item];
+  });
 }
 
-function indexItems(kind: Kind, node: ApplySchema | undefined, list: readonly JsonValue[]): Array<[string, JsonValue]> {
-  return list.map((item) => [itemElement(kind, node, item), item]);
+/** Whether a value has a schema-dependent shape (an object or a list); scalars and null are leaves. */
+function composite(v: JsonValue | undefined): boolean {
+  return typeof v === 'object' && v !== null;
 }
 
 function childNode(node: ApplySchema | undefined, kind: Kind, key: string): ApplySchema | undefined {
@@ -249,17 +253,29 @@ function toFieldSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet)
 function fullSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet): void {
   into.member = true;
   // A scalar is a leaf whatever its schema says.
-  if (v === null || typeof v !== 'object') return;
+  if (!composite(v)) return;
   const kind = kindOf(node, v);
   if ((kind === 'struct' || kind === 'map') && isObject(v)) {
-    for (const [k, x] of Object.entries(v)) fullSet(x, childNode(node, kind, k), into.child(`f:${k}`));
+    for (const k of Object.keys(v)) {
+      const x = v[k] as JsonValue;
+      const c = into.child(`f:${k}`);
+      if (composite(x)) fullSet(x, childNode(node, kind, k), c);
+      else c.member = true;
+    }
   } else if ((kind === 'listMap' || kind === 'listSet') && Array.isArray(v)) {
     const itemNode = node?.items();
+    let itemKind: Kind | undefined;
     for (const [pe, item] of indexItems(kind, node, v)) {
       const c = into.child(pe);
       c.member = true;
-      if (kind === 'listMap' && isObject(item) && kindOf(itemNode, item) !== 'atomic') {
-        for (const [k, x] of Object.entries(item)) fullSet(x, itemNode?.field(k), c.child(`f:${k}`));
+      // With a schema, the kind of an object item does not depend on the item.
+      if (kind === 'listMap' && isObject(item) && (itemNode ? (itemKind ??= kindOf(itemNode, item)) : kindOf(itemNode, item)) !== 'atomic') {
+        for (const k of Object.keys(item)) {
+          const x = item[k] as JsonValue;
+          const f = c.child(`f:${k}`);
+          if (composite(x)) fullSet(x, itemNode?.field(k), f);
+          else f.member = true;
+        }
       }
     }
   }
@@ -331,13 +347,16 @@ function compareInto(o: JsonValue | undefined, n: JsonValue | undefined, node: A
       // Where something is filtered out below (metadata), the walk itself skips what is equal.
       if (b !== undefined && below === undefined && same(a, b)) continue;
       w.path.push(`f:${k}`);
-      compareInto(a, b, childNode(node, kind, k), below, w);
+      // Scalars compare without their schema.
+      compareInto(a, b, composite(a) || composite(b) ? childNode(node, kind, k) : undefined, below, w);
       w.path.pop();
     }
     for (const k of Object.keys(n)) {
       if (Object.prototype.hasOwnProperty.call(ov, k) || u?.skip.has(k) === true) continue;
+      const a = ov[k];
+      const b = n[k];
       w.path.push(`f:${k}`);
-      compareInto(ov[k], n[k], childNode(node, kind, k), u?.below.get(k), w);
+      compareInto(a, b, composite(a) || composite(b) ? childNode(node, kind, k) : undefined, u?.below.get(k), w);
       w.path.pop();
     }
     return;
@@ -506,7 +525,7 @@ function fieldsV1Of(e: Entry): JsonObject {
 }
 
 function encode(entries: readonly Entry[]): ManagedFieldsEntry[] {
-  const keyed = entries.map((e) => ({ e, s: seconds(e.time) }));
+  const keyed = entries.map((e) => ({ e, s: entries.length > 1 ? seconds(e.time) : 0 }));
   keyed.sort(({ e: p, s: ps }, { e: q, s: qs }) => {
     if (p.operation !== q.operation) return p.operation < q.operation ? -1 : 1;
     if (ps !== qs) return ps - qs;
@@ -689,23 +708,32 @@ function withManagedFields(obj: JsonObject, entries: readonly Entry[]): JsonObje
  */
 const valueStructFields = new Set(['metadata', 'spec', 'status', 'template', 'strategy', 'updateStrategy', 'jobTemplate']);
 
-function zeroObject(schema: ApplySchema | undefined): JsonObject {
-  return schema ? zeroStruct(schema, 0) : {};
+/**
+ * The zero object, or with `only` just the part of it at the paths `only` has: what a create compares with
+ * when no manager can lose fields, so only what the new object added or changed matters. (The zero value
+ * of a struct field is compared with a non-object only to find it different, so its content is left out.)
+ */
+function zeroObject(schema: ApplySchema | undefined, only?: JsonObject): JsonObject {
+  return schema ? zeroStruct(schema, 0, only) : {};
 }
 
-function zeroStruct(node: ApplySchema, depth: number): JsonObject {
+function zeroStruct(node: ApplySchema, depth: number, only: JsonObject | undefined): JsonObject {
   const out: JsonObject = {};
   if (depth > 6) return out;
+  const wanted = (k: string): boolean => only === undefined || Object.prototype.hasOwnProperty.call(only, k);
   // ObjectMeta's creationTimestamp is a non-pointer metav1.Time: it marshals as null.
-  if (node.field('creationTimestamp') && node.field('managedFields')) out['creationTimestamp'] = null;
+  if (wanted('creationTimestamp') && node.field('creationTimestamp') && node.field('managedFields')) out['creationTimestamp'] = null;
   const requiredFields = node.required();
   const fields = new Set([...requiredFields, ...valueStructFields]);
   for (const k of fields) {
+    if (!wanted(k)) continue;
     const f = node.field(k);
     if (!f) continue;
     const required = requiredFields.includes(k);
-    if (f.isStruct() && f.meta.mapType !== 'atomic') out[k] = zeroStruct(f, depth + 1);
-    else if (!required) continue;
+    if (f.isStruct() && f.meta.mapType !== 'atomic') {
+      const below = only?.[k];
+      out[k] = only !== undefined && !isObject(below) ? {} : zeroStruct(f, depth + 1, isObject(below) ? below : undefined);
+    } else if (!required) continue;
     else if (f.isList() || f.isMap() || f.isStruct()) out[k] = null;
     else {
       const t = f.scalarType();
@@ -726,7 +754,8 @@ export function updateManagedFields(old: JsonObject | undefined, updated: JsonOb
   const oldMF = isObject(oldMeta) ? oldMeta['managedFields'] : undefined;
   const newMF = isObject(updated['metadata']) ? updated['metadata']['managedFields'] : undefined;
   const entries = decode(newMF !== undefined && !jsonEqual(newMF, oldMF) ? newMF : oldMF);
-  const cmp = compare(old ?? zeroObject(schema), updated, schema, untracked(opts.resetFields ?? []));
+  // Without entries nobody can lose what a create removes from the zero object.
+  const cmp = compare(old ?? zeroObject(schema, entries.length === 0 ? updated : undefined), updated, schema, untracked(opts.resetFields ?? []));
   const changed = cmp.modified.isEmpty() ? cmp.added : cmp.added.isEmpty() ? cmp.modified : cmp.added.union(cmp.modified);
   const anyChanged = !changed.isEmpty();
   const anyRemoved = !cmp.removed.isEmpty();
