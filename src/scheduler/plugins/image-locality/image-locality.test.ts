@@ -31,3 +31,17 @@ void test('prefers the node holding the larger image, scaled by spread', () => {
   // node1: 40MB * 1/2 = 20MB -> below 23MB -> 0; node2: 250MB * 1/2 = 125MB -> 100*(125-23)/(2000-23) = 5.
   assert.deepEqual(scores.map((s) => s.totalScore), [0, 5]);
 });
+
+void test('one instance scoring different pods in turn answers as fresh instances do', () => {
+  const nodes = [makeNode('node1').images({ 'gcr.io/40:latest': 40 * mb, 'gcr.io/300:latest': 300 * mb }).obj(), makeNode('node2').images({ 'gcr.io/250:latest': 250 * mb, 'gcr.io/10:latest': 10 * mb }).obj()];
+  const profile = { schedulerName: 's', plugins: [{ name: 'ImageLocality', weight: 1 }] };
+  const pods = [makePod('a').image('gcr.io/300').obj(), makePod('b').image('gcr.io/250').image('gcr.io/10').obj(), makePod('c').obj()];
+  const scoresOf = (fwk: ReturnType<typeof newTestFramework>['fwk'], pod: (typeof pods)[number]): number[] => {
+    const state = new CycleState();
+    const list = fwk.snapshot().list();
+    fwk.runPreScorePlugins(state, pod, list);
+    return fwk.runScorePlugins(state, pod, list).scores.map((s) => s.totalScore);
+  };
+  const { fwk } = newTestFramework({ nodes, profile });
+  for (const pod of [...pods, ...pods.slice().reverse()]) assert.deepEqual(scoresOf(fwk, pod), scoresOf(newTestFramework({ nodes, profile }).fwk, pod), pod.metadata?.name);
+});

@@ -26,18 +26,26 @@ function scaledImageScore(s: ImageStateSummary, totalNumNodes: number): number {
   return Math.trunc(s.size * spread);
 }
 
-export function sumImageScores(nodeInfo: NodeInfo, pod: Pod, totalNumNodes: number): number {
-  let sum = 0;
+/** The normalised image names of the pod's init containers, then its containers. */
+export function podImageNames(pod: Pod): string[] {
+  const out: string[] = [];
+  for (const c of pod.spec?.initContainers ?? []) out.push(normalizedImageName(c.image ?? ''));
+  for (const c of pod.spec?.containers ?? []) out.push(normalizedImageName(c.image ?? ''));
+  return out;
+}
+
+function sumScores(nodeInfo: NodeInfo, images: readonly string[], totalNumNodes: number): number {
   if (nodeInfo.imageStates.size === 0) return 0;
-  for (const c of pod.spec?.initContainers ?? []) {
-    const s = nodeInfo.imageStates.get(normalizedImageName(c.image ?? ''));
-    if (s !== undefined) sum += scaledImageScore(s, totalNumNodes);
-  }
-  for (const c of pod.spec?.containers ?? []) {
-    const s = nodeInfo.imageStates.get(normalizedImageName(c.image ?? ''));
+  let sum = 0;
+  for (const name of images) {
+    const s = nodeInfo.imageStates.get(name);
     if (s !== undefined) sum += scaledImageScore(s, totalNumNodes);
   }
   return sum;
+}
+
+export function sumImageScores(nodeInfo: NodeInfo, pod: Pod, totalNumNodes: number): number {
+  return sumScores(nodeInfo, podImageNames(pod), totalNumNodes);
 }
 
 export function calculatePriority(sumScores: number, numContainers: number): number {
@@ -49,13 +57,20 @@ export function calculatePriority(sumScores: number, numContainers: number): num
 
 export class ImageLocality implements ScorePlugin {
   readonly name = Name;
+  /** The last scored pod's image names: Score runs for every feasible node with the same pod object. */
+  private lastPod: Pod | undefined = undefined;
+  private lastImages: readonly string[] = [];
+
   constructor(private readonly handle: Handle) {}
 
   score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+    if (pod !== this.lastPod) {
+      this.lastImages = podImageNames(pod);
+      this.lastPod = pod;
+    }
     const total = this.handle.snapshot().list().length;
-    const sum = sumImageScores(nodeInfo, pod, total);
-    const n = (pod.spec?.initContainers?.length ?? 0) + (pod.spec?.containers.length ?? 0);
-    return { score: calculatePriority(sum, n), status: Status.success() };
+    const sum = sumScores(nodeInfo, this.lastImages, total);
+    return { score: calculatePriority(sum, this.lastImages.length), status: Status.success() };
   }
 }
 
