@@ -162,6 +162,8 @@ interface Pending {
 }
 
 interface WatchSink {
+  /** Read-only watches (informers) may share one parsed object per change. */
+  readOnly: boolean;
   push(e: WatchEvent<unknown>): void;
   end(): void;
 }
@@ -173,7 +175,12 @@ export class PortConnection {
   private readonly watches = new Map<number, WatchSink>();
   private closed = false;
   private readonly out: Outbox<Request>;
-  private readonly onMessage = (m: unknown): void => unbatch(m, (x) => this.receive(x));
+  /** The objects parsed for read-only watches in the current message: one change reaches several informers. */
+  private shared = new Map<string, unknown>();
+  private readonly onMessage = (m: unknown): void => {
+    unbatch(m, (x) => this.receive(x));
+    this.shared.clear();
+  };
 
   constructor(private readonly port: Port) {
     this.out = new Outbox<Request>(port);
@@ -216,6 +223,7 @@ export class PortConnection {
       w?.();
     };
     const sink: WatchSink = {
+      readOnly: opts.readOnly === true,
       push: (e) => {
         queue.push(e as WatchEvent<T>);
         notify();
@@ -265,7 +273,14 @@ export class PortConnection {
       if (m.t === 'result') p.resolve(m.value);
       else p.reject(apiErrorFromStatus(m.status, m.status.code ?? 500));
     } else if (m.t === 'event') {
-      this.watches.get(m.id)?.push({ type: m.type, object: JSON.parse(m.json) as unknown });
+      const w = this.watches.get(m.id);
+      if (w === undefined) return;
+      let object = w.readOnly ? this.shared.get(m.json) : undefined;
+      if (object === undefined) {
+        object = JSON.parse(m.json) as unknown;
+        if (w.readOnly) this.shared.set(m.json, object);
+      }
+      w.push({ type: m.type, object });
     } else {
       const w = this.watches.get(m.id);
       this.watches.delete(m.id);

@@ -111,6 +111,24 @@ describe('components channel: a Client across a MessagePort', () => {
     assert.equal(after.done, true);
   });
 
+  test('read-only watches of one change share the object parsed for it; a plain watch gets its own', async () => {
+    const ro1 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
+    const ro2 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
+    const plain = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default' });
+    try {
+      await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'shared', namespace: 'default' } });
+      const isShared = (e: WatchEvent<ConfigMap>): boolean => e.object.metadata?.name === 'shared';
+      const [a, b, c] = await Promise.all([next(ro1, isShared), next(ro2, isShared), next(plain, isShared)]);
+      assert.equal(a.object, b.object);
+      assert.notEqual(c.object, a.object);
+      assert.deepEqual(c.object, a.object);
+    } finally {
+      ro1.close();
+      ro2.close();
+      plain.close();
+    }
+  });
+
   test('many calls and events of one turn travel batched, each answered, in order', async () => {
     const w = client.watch<ConfigMap>(resources.configmaps, { namespace: 'batch', readOnly: true });
     try {
