@@ -2,7 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Event, Node, Pod } from 'kubernetes-types/core/v1.js';
-import { resources } from '../api/resources.js';
+import { resources, type ResourceType } from '../api/resources.js';
+import type { KubeObject, PatchType, WriteOptions } from '../client/client.js';
 import { FakeClock } from '../client/index.js';
 import { FakeClient } from './_fake-client.js';
 import { NodeHost, type NodeHostOptions } from './agent.js';
@@ -278,4 +279,93 @@ void test('when another writer marks a running pod NotReady, the kubelet writes 
   await client.patch(resources.pods, 'web', 'merge', { status: { conditions } }, { namespace: 'default', subresource: 'status' });
   await advance(500);
   assert.equal(client.peek<Pod>(resources.pods, 'web', 'default')?.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
+});
+
+/** A FakeClient whose updates or patches of one resource wait while `held` (a slow API server). */
+class GatedClient extends FakeClient {
+  attempts = 0;
+  private release: (() => void) | undefined;
+  private gate: Promise<void> | undefined;
+  constructor(private readonly gated: { verb: 'update' | 'patch'; resource: string; subresource?: string }) {
+    super();
+  }
+  hold(): void {
+    this.gate = new Promise((r) => (this.release = r));
+  }
+  open(): void {
+    this.release?.();
+    this.gate = undefined;
+  }
+  private async pass(verb: string, resource: string, subresource: string | undefined): Promise<void> {
+    if (verb !== this.gated.verb || resource !== this.gated.resource || subresource !== this.gated.subresource) return;
+    this.attempts++;
+    await this.gate;
+  }
+  override async update<T extends KubeObject>(res: ResourceType, obj: T, opts: WriteOptions = {}): Promise<T> {
+    await this.pass('update', res.resource, opts.subresource);
+    return super.update(res, obj, opts);
+  }
+  override async patch<T extends KubeObject>(res: ResourceType, name: string, type: PatchType, patch: unknown, opts: WriteOptions & { force?: boolean } = {}): Promise<T> {
+    await this.pass('patch', res.resource, opts.subresource);
+    return super.patch(res, name, type, patch, opts);
+  }
+}
+
+async function gatedSetup(t: { after(fn: () => void | Promise<void>): void }, client: GatedClient, opts: Partial<NodeHostOptions> = {}) {
+  const clock = new FakeClock(T0);
+  const host = new NodeHost({ client, clock, nodes: [linux], log: () => undefined, ...opts });
+  t.after(() => {
+    client.open();
+    host.stop();
+    client.closeAll();
+  });
+  await host.start();
+  await host.waitForSync();
+  await flush();
+  const advance = async (ms: number): Promise<void> => {
+    for (let done = 0; done < ms; done += 100) {
+      for (let i = 0; i < 5; i++) await flush();
+      clock.step(Math.min(100, ms - done));
+      for (let i = 0; i < 5; i++) await flush();
+    }
+  };
+  return { advance, host };
+}
+
+void test('a lease renewal still in flight is not doubled: no conflicting renewals on a slow API server', async (t) => {
+  const client = new GatedClient({ verb: 'update', resource: 'leases' });
+  const { advance } = await gatedSetup(t, client);
+  const renewTime = (): string | undefined => client.peek<Lease>(resources.leases, 'linux-amd64-1', 'kube-node-lease')?.spec?.renewTime;
+  await advance(5_000);
+  client.hold();
+  client.attempts = 0;
+  await advance(30_000);
+  assert.equal(client.attempts, 1, 'the renewals due at 20 s and 30 s wait for the one started at 10 s');
+  client.open();
+  await advance(100);
+  assert.equal(renewTime(), '2026-01-01T00:00:10.000000Z');
+  await advance(5_000);
+  assert.equal(renewTime(), '2026-01-01T00:00:40.000000Z', 'the 10 s cadence goes on');
+  assert.equal(client.calls.filter((c) => c.verb === 'get' && c.resource === 'leases').length, 0, 'no conflict was retried');
+});
+
+void test('node status asked for while a post is in flight is posted once that post ends', async (t) => {
+  const client = new GatedClient({ verb: 'patch', resource: 'nodes', subresource: 'status' });
+  const { advance } = await gatedSetup(t, client, { nodeStatusReportFrequencyMs: 20_000 });
+  client.hold();
+  await advance(21_000);
+  assert.equal(client.attempts, 1, 'the unchanged status is reported after 20 s');
+  await client.create(
+    resources.pods,
+    bound('kube-flannel-ds-abcde', 'linux-amd64-1', { hostNetwork: true, containers: [{ name: 'kube-flannel', image: 'docker.io/flannel/flannel:v0.26.1' }] }, { labels: { app: 'flannel' }, namespace: 'kube-flannel' }),
+  );
+  await advance(20_000);
+  assert.equal(client.peek<Pod>(resources.pods, 'kube-flannel-ds-abcde', 'kube-flannel')?.status?.phase, 'Running');
+  assert.equal(client.attempts, 1, 'network ready and the status ticks wait for the post in flight');
+  const ready = (): string | undefined => client.peek<Node>(resources.nodes, 'linux-amd64-1')?.status?.conditions?.find((c) => c.type === 'Ready')?.status;
+  assert.equal(ready(), 'False');
+  client.open();
+  await advance(100);
+  assert.equal(client.attempts, 2);
+  assert.equal(ready(), 'True');
 });

@@ -134,6 +134,12 @@ class SimulatedNode {
   lease: Lease | undefined;
   lastStatusPostMs = 0;
   lastStatusKey = '';
+  /** A lease renewal is in flight (upstream's lease controller renews from one loop: never two at once). */
+  leaseRenewing = false;
+  /** A node status post is in flight (the kubelet's status loop posts one at a time). */
+  statusPosting = false;
+  /** Something asked for a post while one was in flight: post again when it ends. */
+  statusRepost = false;
   heartbeatTimer: TimerHandle | undefined;
   statusTimer: TimerHandle | undefined;
   ipAllocator: PodIPAllocator | undefined;
@@ -520,8 +526,15 @@ export class NodeHost implements NodeHostView {
   private heartbeat(n: SimulatedNode): void {
     if (!this.hosts(n)) return;
     n.heartbeatTimer = this.clock.setTimeout(() => this.heartbeat(n), this.leaseRenewIntervalMs);
-    if (!n.registered) return;
-    this.renewLease(n).catch((err: unknown) => this.log(`renewing the lease of ${n.spec.name} failed`, err));
+    // A renewal still in flight (a slow API server) is not doubled: two updates from the same base would
+    // conflict, and each conflict costs a GET and another update on a server that is already behind.
+    if (!n.registered || n.leaseRenewing) return;
+    n.leaseRenewing = true;
+    this.renewLease(n)
+      .catch((err: unknown) => this.log(`renewing the lease of ${n.spec.name} failed`, err))
+      .finally(() => {
+        n.leaseRenewing = false;
+      });
   }
 
   private leaseObject(n: SimulatedNode, nowMs: number): Lease {
@@ -586,10 +599,27 @@ export class NodeHost implements NodeHostView {
   private statusTick(n: SimulatedNode): void {
     if (!this.hosts(n)) return;
     n.statusTimer = this.clock.setTimeout(() => this.statusTick(n), this.statusUpdateMs);
-    if (!n.registered) return;
+    if (!n.registered || n.statusPosting) return;
     const changed = this.statusKey(n) !== n.lastStatusKey;
     if (!changed && this.now() - n.lastStatusPostMs < this.statusReportMs) return;
-    this.postNodeStatus(n).catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err));
+    this.requestNodeStatus(n);
+  }
+
+  /** Posts node status now, or once the post in flight ends (its status may predate the change). */
+  private requestNodeStatus(n: SimulatedNode): void {
+    if (n.statusPosting) {
+      n.statusRepost = true;
+      return;
+    }
+    n.statusPosting = true;
+    this.postNodeStatus(n)
+      .catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err))
+      .finally(() => {
+        n.statusPosting = false;
+        if (!n.statusRepost) return;
+        n.statusRepost = false;
+        if (this.hosts(n) && n.registered) this.requestNodeStatus(n);
+      });
   }
 
   /** Posts node status (conditions with heartbeat now, images). */
@@ -608,7 +638,7 @@ export class NodeHost implements NodeHostView {
   private setNetworkReady(n: SimulatedNode): void {
     if (n.networkReady) return;
     n.networkReady = true;
-    if (n.registered) this.postNodeStatus(n).catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err));
+    if (n.registered) this.requestNodeStatus(n);
     // Pods waiting for the network go on at once.
     for (const uid of n.pods.keys()) this.scheduleSync(n, uid, this.now());
   }
