@@ -276,6 +276,7 @@ export class Cache {
         if (ni !== undefined) list.push(ni);
       }
       s.nodeInfoList = list;
+      list.forEach((ni, i) => (ni.snapshotIndex = i));
       this.treeChanged = false;
     }
     if (updateAllLists || updateAffinityLists) s.rebuildAffinityLists();

@@ -55,6 +55,7 @@ export class Snapshot implements NodeInfoLister {
     }
     for (const ni of byNode.values()) s.nodeInfoMap.set(ni.name, ni);
     s.nodeInfoList = [...byNode.values()];
+    s.nodeInfoList.forEach((ni, i) => (ni.snapshotIndex = i));
     s.rebuildAffinityLists();
     return s;
   }
@@ -84,6 +85,8 @@ export class Snapshot implements NodeInfoLister {
   }
 
   indexOf(nodeInfo: NodeInfo): number | undefined {
+    const i = nodeInfo.snapshotIndex;
+    if (this.nodeInfoList[i] === nodeInfo) return i;
     if (this.positionsOf !== this.nodeInfoList || this.positions === undefined) {
       this.positions = new Map(this.nodeInfoList.map((ni, i) => [ni, i]));
       this.positionsOf = this.nodeInfoList;

@@ -195,6 +195,8 @@ export class NodeInfo {
    * 0: unknown.
    */
   podsMatchStamp = 0;
+  /** Position in the snapshot list holding this NodeInfo (set by the snapshot; -1 outside one). */
+  snapshotIndex = -1;
 
   constructor(...pods: Pod[]) {
     for (const p of pods) this.addPod(p);

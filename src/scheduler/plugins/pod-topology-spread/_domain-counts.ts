@@ -184,6 +184,11 @@ export class DomainCounts {
     }
   }
 
+  /** The count of the node at position `i` of the list last synced (0 when it is not counted). */
+  countAt(i: number): number {
+    return this.counts[i] ?? 0;
+  }
+
   /** The matching pods counted in a domain (undefined: no counted node has this value). */
   total(value: string): number | undefined {
     return this.totals.get(value);

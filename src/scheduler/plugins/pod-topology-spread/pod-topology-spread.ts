@@ -142,6 +142,9 @@ class PreScoreState implements StateData {
   namespace = '';
   /** `topologyPairToPodCounts` of `constraints[i]`'s topology key by value (undefined for hostname). */
   countsByValue: (Map<string, number> | undefined)[] = [];
+  /** For a hostname `constraints[i]`: every node's count of matching pods, by position in `nodes`. */
+  hostCounts: (DomainCounts | undefined)[] = [];
+  nodes: readonly NodeInfo[] = [];
   clone(): StateData {
     return this;
   }
@@ -424,6 +427,14 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
       byTopologyKey.set(tpKey, counts);
     }
     s.countsByValue = s.constraints.map((c) => byTopologyKey.get(c.topologyKey));
+    // Score counts a node's matching pods whatever the inclusion policies say: one count per node.
+    s.nodes = allNodes;
+    s.hostCounts = s.constraints.map((c, i) => {
+      if (c.topologyKey !== labelHostname) return undefined;
+      const dc = this.domainCounts.get(`\u0000host\u0000${selectorKeys[i] ?? ''}`);
+      dc.sync(lister, { topologyKey: c.topologyKey, selector: c.selector, selectorId: s.selectorIds[i] ?? -1, namespace: ns, valueOf: () => '' }, this.matchCounts);
+      return dc;
+    });
     state.write(preScoreStateKey, s);
     return Status.success();
   }
@@ -437,7 +448,13 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
       const c = s.constraints[i] as Constraint;
       const tpVal = nodeInfo.labels[c.topologyKey];
       if (tpVal === undefined) continue;
-      const cnt = c.topologyKey === labelHostname ? this.matchCounts.count(nodeInfo, c.selector, s.selectorIds[i] ?? -1, s.namespace) : (s.countsByValue[i]?.get(tpVal) ?? 0);
+      let cnt: number;
+      if (c.topologyKey !== labelHostname) cnt = s.countsByValue[i]?.get(tpVal) ?? 0;
+      else {
+        const hc = s.hostCounts[i];
+        const at = nodeInfo.snapshotIndex;
+        cnt = hc !== undefined && s.nodes[at] === nodeInfo ? hc.countAt(at) : this.matchCounts.count(nodeInfo, c.selector, s.selectorIds[i] ?? -1, s.namespace);
+      }
       score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i] ?? 0);
     }
     return { score: goRound(score), status: Status.success() };
