@@ -106,6 +106,20 @@ function imagesOf(pod: Pod): string[] {
   return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].map((c) => c.image ?? '');
 }
 
+function sameImages(a: Pod, b: Pod): boolean {
+  const x = imagesOf(a);
+  const y = imagesOf(b);
+  return x.length === y.length && x.every((image, i) => image === y[i]);
+}
+
+function sameAnnotations(a: Record<string, string> | undefined, b: Record<string, string> | undefined): boolean {
+  if (a === b) return true;
+  const ka = Object.keys(a ?? {});
+  const kb = Object.keys(b ?? {});
+  // Key order counts, as it did when the two were compared as JSON text.
+  return ka.length === kb.length && ka.every((k, i) => k === kb[i] && a?.[k] === b?.[k]);
+}
+
 function podRef(pod: Pod): KubeObject {
   return { apiVersion: 'v1', kind: 'Pod', metadata: pod.metadata ?? {} };
 }
@@ -115,6 +129,8 @@ interface PodEntry {
   timer?: TimerHandle | undefined;
   timerAt?: number | undefined;
   lastWritten?: string | undefined;
+  /** `conditionSummary` of the status in `lastWritten`, kept so pod updates need not parse it again. */
+  lastWrittenConditions?: string | undefined;
   writing: boolean;
   dirty: boolean;
   deleted: boolean;
@@ -666,12 +682,15 @@ export class NodeHost implements NodeHostView {
     entry.worker.update(pod, this.now());
     // Our own status writes come back as updates: resync only for what changes the pod's course.
     const deletionStarted = pod.metadata?.deletionTimestamp !== undefined && old.metadata?.deletionTimestamp === undefined;
-    const annotationsChanged = JSON.stringify(pod.metadata?.annotations ?? {}) !== JSON.stringify(old.metadata?.annotations ?? {});
-    const imagesChanged = JSON.stringify(imagesOf(pod)) !== JSON.stringify(imagesOf(old));
+    const annotationsChanged = !sameAnnotations(pod.metadata?.annotations, old.metadata?.annotations);
+    const imagesChanged = !sameImages(pod, old);
     // Another writer changed a condition the kubelet owns (e.g. the node lifecycle controller marking pods
     // NotReady): as the kubelet's status manager does, write ours again.
-    const overwritten = entry.lastWritten !== undefined && !entry.writing && conditionSummary(pod.status) !== conditionSummary(JSON.parse(entry.lastWritten) as PodStatus);
-    if (overwritten) entry.lastWritten = undefined;
+    const overwritten = entry.lastWritten !== undefined && !entry.writing && conditionSummary(pod.status) !== entry.lastWrittenConditions;
+    if (overwritten) {
+      entry.lastWritten = undefined;
+      entry.lastWrittenConditions = undefined;
+    }
     if (deletionStarted || annotationsChanged || imagesChanged || overwritten) this.scheduleSync(n, uid, this.now());
   }
 
@@ -731,10 +750,12 @@ export class NodeHost implements NodeHostView {
     const pod = entry.worker.current;
     const name = pod.metadata?.name ?? '';
     const namespace = pod.metadata?.namespace ?? 'default';
+    const conditions = conditionSummary(status);
     try {
       if (text !== entry.lastWritten) {
         await this.client.patch<Pod>(resources.pods, name, 'merge', { metadata: { uid: pod.metadata?.uid }, status }, { namespace, subresource: 'status' });
         entry.lastWritten = text;
+        entry.lastWrittenConditions = conditions;
       }
       if (readyForDeletion && !entry.finalDeleteSent) {
         entry.finalDeleteSent = true;
