@@ -65,6 +65,17 @@ export class FieldSet {
     return s;
   }
 
+  /** Adds the members of `o` to this set, taking over `o`'s subtrees: `o` must not be used afterwards. */
+  absorb(o: FieldSet): this {
+    this.member ||= o.member;
+    for (const [k, c] of o.children) {
+      const mine = this.children.get(k);
+      if (mine) mine.absorb(c);
+      else this.children.set(k, c);
+    }
+    return this;
+  }
+
   difference(o: FieldSet): FieldSet {
     const s = new FieldSet();
     s.member = this.member && !o.member;

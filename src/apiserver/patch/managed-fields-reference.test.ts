@@ -11,7 +11,7 @@ import { OpenApi } from '../openapi/openapi.js';
 import { comparePathElements, FieldSet } from './fieldpath.js';
 import { isObject, jsonEqual, type JsonObject, type JsonValue } from './json.js';
 import { applyMergePatch } from './merge-patch.js';
-import { maxUpdateManagers, updateManagedFields, type ApplySchema, type ManagedFieldsOptions } from './managed-fields.js';
+import { maxUpdateManagers, rfc3339, updateManagedFields, type ApplySchema, type ManagedFieldsOptions } from './managed-fields.js';
 
 // ---- the reference: the former implementation, kept verbatim in substance ----
 
@@ -928,6 +928,13 @@ void test('updateManagedFields equals the reference for random creates (zero val
       check({ name: `create ${start.kind} seed ${seed}`, kind: start.kind, old: undefined, updated: o, manager: 'kubectl', apiVersion: start.apiVersion, now: t0 });
     }
   }
+});
+
+void test('rfc3339 writes what toISOString writes, without the milliseconds', () => {
+  const r = rng(3339);
+  const times = [0, -1, 999, 1000, 86_399_999, 951_782_400_000, 951_868_800_000, 253_402_300_799_999, 253_402_300_800_000, -62_167_219_200_000, -62_167_219_200_001, 1.5, t0];
+  for (let i = 0; i < 20_000; i++) times.push(Math.floor((r() * 2 - 1) * 2.6e14));
+  for (const ms of times) assert.equal(rfc3339(ms), new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z'), String(ms));
 });
 
 // ---- merge patch ----

@@ -91,9 +91,24 @@ function entryIsEmpty(e: Entry): boolean {
 /** The fields fieldmanager never tracks (`stripMeta`). */
 const strippedMeta = ['name', 'namespace', 'creationTimestamp', 'selfLink', 'uid', 'clusterName', 'generation', 'managedFields', 'resourceVersion'];
 
-function rfc3339(ms: number): string {
-  // toISOString always ends in `.sssZ`.
-  return `${new Date(ms).toISOString().slice(0, -5)}Z`;
+/** `2026-11-22T04:23:08Z`: the time to the second, as toISOString writes it without the milliseconds. */
+export function rfc3339(ms: number): string {
+  const days = Math.floor(ms / 86_400_000);
+  const secs = Math.floor((ms - days * 86_400_000) / 1000);
+  // Howard Hinnant's civil_from_days (days since 1970-01-01 to year, month, day).
+  const z = days + 719_468;
+  const era = Math.floor(z / 146_097);
+  const doe = z - era * 146_097;
+  const yoe = Math.floor((doe - Math.floor(doe / 1460) + Math.floor(doe / 36_524) - Math.floor(doe / 146_096)) / 365);
+  const doy = doe - (365 * yoe + Math.floor(yoe / 4) - Math.floor(yoe / 100));
+  const mp = Math.floor((5 * doy + 2) / 153);
+  const d = doy - Math.floor((153 * mp + 2) / 5) + 1;
+  const m = mp < 10 ? mp + 3 : mp - 9;
+  const y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+  // toISOString writes other years with a sign and six digits (and throws outside its range).
+  if (!Number.isInteger(ms) || y < 0 || y > 9999) return `${new Date(ms).toISOString().slice(0, -5)}Z`;
+  const two = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
+  return `${String(y).padStart(4, '0')}-${two(m)}-${two(d)}T${two(Math.floor(secs / 3600))}:${two(Math.floor(secs / 60) % 60)}:${two(secs % 60)}Z`;
 }
 
 /**
@@ -106,15 +121,18 @@ interface Untracked {
   readonly below: Map<string, Untracked>;
 }
 
+/** `metadata`'s part of every `Untracked`; never changed (a reset path below `metadata` gets a copy). */
+const untrackedMetadata: Untracked = { skip: new Set(strippedMeta), below: new Map() };
+
 function untracked(reset: readonly (readonly string[])[]): Untracked {
-  const root: Untracked = { skip: new Set(['apiVersion', 'kind']), below: new Map([['metadata', { skip: new Set(strippedMeta), below: new Map() }]]) };
+  const root: Untracked = { skip: new Set(['apiVersion', 'kind']), below: new Map([['metadata', untrackedMetadata]]) };
   for (const p of reset) {
     let u = root;
     for (let i = 0; i < p.length - 1; i++) {
       const k = p[i] ?? '';
       let next = u.below.get(k);
-      if (!next) {
-        next = { skip: new Set(), below: new Map() };
+      if (!next || next === untrackedMetadata) {
+        next = { skip: new Set(next?.skip), below: new Map() };
         u.below.set(k, next);
       }
       u = next;
@@ -756,7 +774,7 @@ export function updateManagedFields(old: JsonObject | undefined, updated: JsonOb
   const entries = decode(newMF !== undefined && !jsonEqual(newMF, oldMF) ? newMF : oldMF);
   // Without entries nobody can lose what a create removes from the zero object.
   const cmp = compare(old ?? zeroObject(schema, entries.length === 0 ? updated : undefined), updated, schema, untracked(opts.resetFields ?? []));
-  const changed = cmp.modified.isEmpty() ? cmp.added : cmp.added.isEmpty() ? cmp.modified : cmp.added.union(cmp.modified);
+  const changed = cmp.added.absorb(cmp.modified);
   const anyChanged = !changed.isEmpty();
   const anyRemoved = !cmp.removed.isEmpty();
   let self = entries.find((e) => sameIdentity(e, opts.manager, 'Update', opts.subresource, opts.apiVersion));
