@@ -254,3 +254,47 @@ void test('reconcileNodeLabels: beta os/arch labels follow the stable ones', () 
   assert.equal(reconcileNodeLabels(n({ 'kubernetes.io/os': 'linux', 'beta.kubernetes.io/os': 'linux' })), undefined);
   assert.equal(reconcileNodeLabels(n({})), undefined);
 });
+
+void test('NoExecute tainting: each silent node is queued once per zone however many passes see it, and a node that recovers in the queue is never tainted', async (t) => {
+  const client = new FakeClient();
+  const ctx = new TestContext(client);
+  const start = formatTime(ctx.clock.now());
+  const names = ['n1', 'n2', 'n3', 'n4', 'n5'];
+  for (const name of names) {
+    await client.create(resources.nodes, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name, labels: { 'kubernetes.io/hostname': name } },
+      spec: {},
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: start, lastTransitionTime: start }] },
+    });
+  }
+  const h = { client, ctx };
+  for (const name of names) await heartbeat(h, name);
+  const nlc = create(ctx);
+  nlc.start();
+  ctx.startInformers();
+  await ctx.waitForSync();
+  await ctx.settle();
+  t.after(() => {
+    nlc.stop();
+    ctx.stop();
+  });
+  const noExecute = (name: string): boolean => h.client.peek<Node>(resources.nodes, name)?.spec?.taints?.some((x) => x.effect === 'NoExecute') === true;
+  // n1 and n2 go silent together: two of five not ready keeps the zone Normal (0.1 nodes/s).
+  await advance(h, 66, ['n3', 'n4', 'n5']);
+  const tainted = ['n1', 'n2'].filter(noExecute);
+  assert.equal(tainted.length, 1, 'one node per 10 s');
+  const waiting = tainted[0] === 'n1' ? 'n2' : 'n1';
+  // The waiting node comes back before its turn: it leaves the queue.
+  const node = h.client.peek<Node>(resources.nodes, waiting) as Node;
+  const now = formatTime(h.ctx.clock.now());
+  await h.client.update(resources.nodes, { ...node, status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: now, lastTransitionTime: now }] } }, { subresource: 'status' });
+  await heartbeat(h, waiting);
+  await advance(h, 30, ['n3', 'n4', 'n5', waiting]);
+  assert.equal(noExecute(waiting), false);
+  assert.equal(noExecute(tainted[0] ?? ''), true);
+  const taintWrites = h.client.actions.filter((a) => a.verb === 'update' && a.resource === 'nodes' && a.name === tainted[0]).length;
+  await advance(h, 30, ['n3', 'n4', 'n5', waiting]);
+  assert.equal(h.client.actions.filter((a) => a.verb === 'update' && a.resource === 'nodes' && a.name === tainted[0]).length, taintWrites, 'the tainted node is not tainted again');
+});
