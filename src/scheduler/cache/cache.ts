@@ -184,8 +184,7 @@ export class Cache {
     const key = podKey(pod);
     const st = this.podStates.get(key);
     if (st !== undefined && st.assumed) {
-      this.removePodFromNode(st.pod);
-      this.addPodToNode(pod);
+      this.replacePodOnNode(st.pod, pod);
       this.podStates.set(key, { pod, assumed: false, bindingFinished: true });
       return;
     }
@@ -208,14 +207,21 @@ export class Cache {
       this.addPod(newPod);
       return;
     }
-    const prev = st.pod;
+    this.replacePodOnNode(st.pod, newPod);
+    st.pod = newPod;
+  }
+
+  /**
+   * Removes `prev` and adds `next` (a newer object of the same pod). When both sit on the same node with
+   * the same namespace, labels and deletion timestamp (a status update, or an assumed pod confirmed by
+   * the informer), every selector's match count on the node stays as it was, and so does its stamp.
+   */
+  private replacePodOnNode(prev: Pod, next: Pod): void {
     const ni = this.nodes.get(prev.spec?.nodeName ?? '');
     const stamp = ni?.podsMatchStamp ?? 0;
     this.removePodFromNode(prev);
-    this.addPodToNode(newPod);
-    st.pod = newPod;
-    // A status-only update leaves every selector's match count on the node as it was.
-    if (ni !== undefined && stamp !== 0 && this.nodes.get(newPod.spec?.nodeName ?? '') === ni && sameSelectorFields(prev, newPod)) ni.podsMatchStamp = stamp;
+    this.addPodToNode(next);
+    if (ni !== undefined && stamp !== 0 && this.nodes.get(next.spec?.nodeName ?? '') === ni && sameSelectorFields(prev, next)) ni.podsMatchStamp = stamp;
   }
 
   removePod(pod: Pod): void {
