@@ -30,7 +30,8 @@ import {
 } from './cluster-state.js';
 import { drainNode } from './drain.js';
 import { ComponentsWorker } from '../components/components.js';
-import { NodeHost, NodePortProxy, kubeSystemAddons } from '../node/index.js';
+import { NodePortProxy, kubeSystemAddons } from '../node/index.js';
+import { NodeHostThread } from '../components/node-host-thread.js';
 import type { ResourceType } from '../api/resources.js';
 
 export interface LocalClusterOptions {
@@ -78,7 +79,7 @@ export class LocalCluster {
   private backend: Backend | undefined;
   private server: ApiServer | undefined;
   private components: ComponentsWorker | undefined;
-  private nodeHost: NodeHost | undefined;
+  private nodeHost: NodeHostThread | undefined;
   private proxy: NodePortProxy | undefined;
   private stateInformer: Informer<ConfigMap> | undefined;
   private state: ClusterState;
@@ -164,15 +165,19 @@ export class LocalCluster {
     await this.loadState(this.adminClient());
     const nodes = this.nodes;
     for (const n of nodes) this.hosted.set(n.name, n);
-    this.nodeHost = new NodeHost({
-      client: new InProcessClient(server, { user: nodeHostUser() }),
-      nodes: nodes.map((n) => this.simulated(n)),
-      watchAllNodes: true,
-      ...(this.o.leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs: this.o.leaseRenewIntervalMs } : {}),
-      ...(this.o.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: this.o.nodeStatusUpdateFrequencyMs } : {}),
-      ...(this.o.onProgress !== undefined ? { onRegistered: this.o.onProgress } : {}),
-    });
-    await this.nodeHost.start();
+    // The simulated nodes run in their own thread, as kubelets run on their own machines.
+    this.nodeHost = new NodeHostThread(
+      nodeHostUser(),
+      {
+        nodes: nodes.map((n) => this.simulated(n)),
+        watchAllNodes: true,
+        ...(this.o.leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs: this.o.leaseRenewIntervalMs } : {}),
+        ...(this.o.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: this.o.nodeStatusUpdateFrequencyMs } : {}),
+      },
+      (user) => new InProcessClient(server, { user }),
+      ...(this.o.log !== undefined ? [this.o.log] : []),
+    );
+    await this.nodeHost.start(this.o.onProgress);
     // The host runs every node's kube-proxy, so it acts with the node host's identity.
     this.proxy = new NodePortProxy({ client: new InProcessClient(server, { user: nodeHostUser() }), nodes: this.nodeHost });
     await this.proxy.start();

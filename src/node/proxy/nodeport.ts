@@ -18,7 +18,7 @@ import type { NodeHostView } from '../agent.js';
 export interface NodePortProxyOptions {
   client: Client;
   /** The nodes to serve: their names and InternalIPs. */
-  nodes: NodeHostView;
+  nodes: Pick<NodeHostView, 'nodeNames' | 'nodeSpec'>;
   clock?: Clock;
   /** Serve nothing when more nodes are hosted (default 100). */
   maxNodes?: number;
