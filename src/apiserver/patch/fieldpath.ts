@@ -7,7 +7,13 @@ import { isObject, type JsonObject, type JsonValue } from './json.js';
 
 export class FieldSet {
   member = false;
-  readonly children = new Map<string, FieldSet>();
+  /** Allocated with the first child: most sets are leaves. */
+  #children: Map<string, FieldSet> | undefined;
+
+  /** The child sets by path element. */
+  get children(): Map<string, FieldSet> {
+    return (this.#children ??= new Map<string, FieldSet>());
+  }
 
   static fromFieldsV1(v: unknown): FieldSet {
     const s = new FieldSet();
@@ -26,41 +32,46 @@ export class FieldSet {
   /** The `fieldsV1` JSON: `"."` first, then fields, keys, values and indices in structured-merge-diff's order. */
   toFieldsV1(): JsonObject {
     const out: JsonObject = {};
+    const children = this.#children;
+    if (children === undefined || children.size === 0) return out;
     const keys: string[] = [];
-    for (const [k, c] of this.children) if (!c.isEmpty()) keys.push(k);
+    for (const [k, c] of children) if (!c.isEmpty()) keys.push(k);
     if (this.member && keys.length > 0) out['.'] = {};
-    for (const k of sortPathElements(keys)) out[k] = (this.children.get(k) as FieldSet).toFieldsV1();
+    for (const k of sortPathElements(keys)) out[k] = (children.get(k) as FieldSet).toFieldsV1();
     return out;
   }
 
   child(pe: string): FieldSet {
-    let c = this.children.get(pe);
+    const children = (this.#children ??= new Map<string, FieldSet>());
+    let c = children.get(pe);
     if (!c) {
       c = new FieldSet();
-      this.children.set(pe, c);
+      children.set(pe, c);
     }
     return c;
   }
 
   isEmpty(): boolean {
     if (this.member) return false;
-    for (const c of this.children.values()) if (!c.isEmpty()) return false;
+    if (this.#children !== undefined) for (const c of this.#children.values()) if (!c.isEmpty()) return false;
     return true;
   }
 
   clone(): FieldSet {
     const s = new FieldSet();
     s.member = this.member;
-    for (const [k, c] of this.children) s.children.set(k, c.clone());
+    if (this.#children !== undefined) for (const [k, c] of this.#children) s.children.set(k, c.clone());
     return s;
   }
 
   union(o: FieldSet): FieldSet {
     const s = this.clone();
     s.member ||= o.member;
-    for (const [k, c] of o.children) {
-      const mine = s.children.get(k);
-      s.children.set(k, mine ? mine.union(c) : c.clone());
+    if (o.#children !== undefined) {
+      for (const [k, c] of o.#children) {
+        const mine = s.#children?.get(k);
+        s.children.set(k, mine ? mine.union(c) : c.clone());
+      }
     }
     return s;
   }
@@ -68,10 +79,12 @@ export class FieldSet {
   /** Adds the members of `o` to this set, taking over `o`'s subtrees: `o` must not be used afterwards. */
   absorb(o: FieldSet): this {
     this.member ||= o.member;
-    for (const [k, c] of o.children) {
-      const mine = this.children.get(k);
-      if (mine) mine.absorb(c);
-      else this.children.set(k, c);
+    if (o.#children !== undefined) {
+      for (const [k, c] of o.#children) {
+        const mine = this.#children?.get(k);
+        if (mine) mine.absorb(c);
+        else this.children.set(k, c);
+      }
     }
     return this;
   }
@@ -79,10 +92,12 @@ export class FieldSet {
   difference(o: FieldSet): FieldSet {
     const s = new FieldSet();
     s.member = this.member && !o.member;
-    for (const [k, c] of this.children) {
-      const theirs = o.children.get(k);
-      const d = theirs ? c.difference(theirs) : c.clone();
-      if (!d.isEmpty()) s.children.set(k, d);
+    if (this.#children !== undefined) {
+      for (const [k, c] of this.#children) {
+        const theirs = o.#children?.get(k);
+        const d = theirs ? c.difference(theirs) : c.clone();
+        if (!d.isEmpty()) s.children.set(k, d);
+      }
     }
     return s;
   }
@@ -90,11 +105,13 @@ export class FieldSet {
   intersection(o: FieldSet): FieldSet {
     const s = new FieldSet();
     s.member = this.member && o.member;
-    for (const [k, c] of this.children) {
-      const theirs = o.children.get(k);
-      if (!theirs) continue;
-      const i = c.intersection(theirs);
-      if (!i.isEmpty()) s.children.set(k, i);
+    if (this.#children !== undefined) {
+      for (const [k, c] of this.#children) {
+        const theirs = o.#children?.get(k);
+        if (!theirs) continue;
+        const i = c.intersection(theirs);
+        if (!i.isEmpty()) s.children.set(k, i);
+      }
     }
     return s;
   }
