@@ -14,13 +14,13 @@ import type {
   KubeObject,
   ListOptions,
   PatchType,
-  WatchEvent,
   WatchEventType,
   WatchOptions,
   WatchStream,
   WriteOptions,
 } from '../client/client.js';
 import { patchContentTypes } from '../client/client.js';
+import { WatchQueue } from '../client/watch-queue.js';
 import type { ApiServer } from './server.js';
 import { forbiddenMessage } from './auth/authz.js';
 import type { ResourceDef } from './discovery/resource-defs.js';
@@ -125,28 +125,18 @@ export class InProcessClient implements Client {
 
   watch<T extends KubeObject>(res: ResourceType, opts: WatchOptions = {}): WatchStream<T> {
     const def = this.def(res);
-    const queue: WatchEvent<T>[] = [];
-    let wake: (() => void) | undefined;
-    let done = false;
     let stop: (() => void) | undefined;
-    const notify = (): void => {
-      const w = wake;
-      wake = undefined;
-      w?.();
-    };
-    const close = (): void => {
-      if (done) return;
-      done = true;
+    let timeout: NodeJS.Timeout | undefined;
+    const queue = new WatchQueue<T>(() => {
       stop?.();
-      notify();
-    };
+      if (timeout !== undefined) clearTimeout(timeout);
+    });
     const sink = {
       push: (type: WatchEventType, c: CachedObject): void => {
-        if (done) return;
+        if (queue.isEnded) return;
         queue.push({ type, object: (opts.readOnly === true ? sharedObject(c) : JSON.parse(cachedJson(c))) as T });
-        notify();
       },
-      close: (): void => close(),
+      close: (): void => queue.close(),
     };
     const ns = def.namespaced && opts.namespace !== undefined && opts.namespace !== '' ? opts.namespace : undefined;
     const started = (async () => {
@@ -161,38 +151,17 @@ export class InProcessClient implements Client {
         },
         sink,
       );
-      if (done) stop();
+      if (queue.isEnded) stop();
     })().catch((e: unknown) => {
-      if (isApiError(e)) queue.push({ type: 'ERROR', object: e.toStatus() as unknown as T });
-      else queue.push({ type: 'ERROR', object: apiErrors.internal(String(e)).toStatus() as unknown as T });
-      done = true;
-      notify();
+      queue.push({ type: 'ERROR', object: (isApiError(e) ? e.toStatus() : apiErrors.internal(String(e)).toStatus()) as unknown as T });
+      queue.end();
     });
     void started;
-    const timeout = opts.timeoutSeconds !== undefined ? setTimeout(close, opts.timeoutSeconds * 1000) : undefined;
-    timeout?.unref();
-    return {
-      close,
-      [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
-        return {
-          next: async (): Promise<IteratorResult<WatchEvent<T>>> => {
-            for (;;) {
-              const e = queue.shift();
-              if (e !== undefined) return { value: e, done: false };
-              if (done) {
-                if (timeout !== undefined) clearTimeout(timeout);
-                return { value: undefined, done: true };
-              }
-              await new Promise<void>((resolve) => (wake = resolve));
-            }
-          },
-          return: async (): Promise<IteratorResult<WatchEvent<T>>> => {
-            close();
-            return { value: undefined, done: true };
-          },
-        };
-      },
-    };
+    if (opts.timeoutSeconds !== undefined) {
+      timeout = setTimeout(() => queue.close(), opts.timeoutSeconds * 1000);
+      timeout.unref();
+    }
+    return queue.stream();
   }
 
   async create<T extends KubeObject>(res: ResourceType, obj: T, opts: WriteOptions = {}): Promise<T> {

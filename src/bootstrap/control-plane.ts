@@ -18,9 +18,9 @@ import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { Client, KubeObject } from '../client/client.js';
 import { writeKubeconfig } from '../client/kubeconfig.js';
-import { ComponentsWorker } from '../components/components.js';
+import { controlPlaneComponents, type ComponentsWorker } from '../components/components.js';
 import { NodeHost, coreDNSManifests, kubeProxyManifests } from '../node/index.js';
-import { componentUser, ensureObjects } from '../local/local-cluster.js';
+import { ensureObjects } from '../local/local-cluster.js';
 import type { NodeSpec } from '../cluster/index.js';
 import { clusterInfoConfigMap, clusterInfoRbac } from './cluster-info.js';
 import { kubeadmBootstrapClusterRoleBindings, kubeadmBootstrapClusterRoles } from './kubeadm-rbac.js';
@@ -117,21 +117,14 @@ export class ControlPlane {
     });
     const admin = this.adminClient();
     await this.installKubeadmObjects(admin, server.url(), pki.ca.certPem);
-    this.components = new ComponentsWorker(
-      {
-        controllers: {
-          rootCAPem: pki.ca.certPem,
-          clusterSigningCertPem: pki.ca.certPem,
-          clusterSigningKeyPem: pki.ca.keyPem,
-          ...(this.o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs } : {}),
-          ...(this.o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs } : {}),
-        },
-        controllerManagerUser: componentUser('system:kube-controller-manager', []),
-        schedulerUser: componentUser('system:kube-scheduler', []),
-      },
-      (user) => new InProcessClient(server, { user }),
-      (m) => this.log(m),
-    );
+    this.components = controlPlaneComponents({
+      server,
+      caCertPem: pki.ca.certPem,
+      caKeyPem: pki.ca.keyPem,
+      nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs,
+      nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs,
+      log: (m) => this.log(m),
+    });
     await this.components.start();
     const addonOpts = this.o.podNetworkCIDR !== undefined ? { podNetworkCIDR: this.o.podNetworkCIDR } : {};
     await this.createAll(admin, [...kubeProxyManifests(addonOpts), ...coreDNSManifests(addonOpts)]);

@@ -13,6 +13,7 @@ import { apiErrorFromStatus, apiErrors, isApiError, type Status } from '../api/e
 import type { ResourceType } from '../api/resources.js';
 import type { Client, DeleteOptions, KubeList, KubeObject, ListOptions, PatchType, WatchEvent, WatchOptions, WatchStream, WriteOptions } from '../client/client.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
+import { WatchQueue } from '../client/watch-queue.js';
 
 /** What both ends need of a `MessagePort` or a worker's `parentPort`. */
 export interface Port {
@@ -214,54 +215,20 @@ export class PortConnection {
 
   watch<T>(user: UserInfo, res: ResourceType, opts: WatchOptions): WatchStream<T> {
     const id = this.nextId++;
-    const queue: WatchEvent<T>[] = [];
-    let done = this.closed;
-    let wake: (() => void) | undefined;
-    const notify = (): void => {
-      const w = wake;
-      wake = undefined;
-      w?.();
-    };
-    const sink: WatchSink = {
-      readOnly: opts.readOnly === true,
-      push: (e) => {
-        queue.push(e as WatchEvent<T>);
-        notify();
-      },
-      end: () => {
-        done = true;
-        notify();
-      },
-    };
-    const close = (): void => {
-      if (done) return;
-      done = true;
+    const queue = new WatchQueue<T>(() => {
       if (this.watches.delete(id)) this.out.send({ t: 'unwatch', id });
-      notify();
-    };
-    if (!done) {
-      this.watches.set(id, sink);
+    });
+    if (this.closed) {
+      queue.end();
+    } else {
+      this.watches.set(id, {
+        readOnly: opts.readOnly === true,
+        push: (e) => queue.push(e as WatchEvent<T>),
+        end: () => queue.end(),
+      });
       this.out.send({ t: 'watch', id, user, res, opts: stripUndefined([opts])[0] as WatchOptions });
     }
-    return {
-      close,
-      [Symbol.asyncIterator](): AsyncIterator<WatchEvent<T>> {
-        return {
-          next: async (): Promise<IteratorResult<WatchEvent<T>>> => {
-            for (;;) {
-              const e = queue.shift();
-              if (e !== undefined) return { value: e, done: false };
-              if (done) return { value: undefined, done: true };
-              await new Promise<void>((resolve) => (wake = resolve));
-            }
-          },
-          return: async (): Promise<IteratorResult<WatchEvent<T>>> => {
-            close();
-            return { value: undefined, done: true };
-          },
-        };
-      },
-    };
+    return queue.stream();
   }
 
   private receive(m: unknown): void {

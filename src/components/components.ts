@@ -7,7 +7,47 @@ import { Worker } from 'node:worker_threads';
 import type { Client } from '../client/client.js';
 import type { ControllerOptions } from '../controllers/registry.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
+import type { ApiServer } from '../apiserver/server.js';
+import { InProcessClient } from '../apiserver/in-process-client.js';
 import { serveClients } from './channel.js';
+
+/** The identity a component's in-process client carries (authorized by RBAC's default roles). */
+export function componentUser(username: string, groups: string[]): UserInfo {
+  return { username, groups: [...groups, 'system:authenticated'] };
+}
+
+/** What a control plane (`kubemix up`, `kubemix init`) tells its components. */
+export interface ControlPlaneComponentsOptions {
+  server: ApiServer;
+  /** The cluster CA: the root CA published in every namespace and the signer of kubelet client CSRs. */
+  caCertPem: string;
+  caKeyPem: string;
+  nodeMonitorGracePeriodMs?: number | undefined;
+  nodeStartupGracePeriodMs?: number | undefined;
+  log?: ((message: string) => void) | undefined;
+}
+
+/**
+ * kube-controller-manager (`--root-ca-file`, `--cluster-signing-cert-file`/`--cluster-signing-key-file`, the
+ * node lifecycle timings) and kube-scheduler as their own users, on the server's in-process clients.
+ */
+export function controlPlaneComponents(o: ControlPlaneComponentsOptions): ComponentsWorker {
+  return new ComponentsWorker(
+    {
+      controllers: {
+        rootCAPem: o.caCertPem,
+        clusterSigningCertPem: o.caCertPem,
+        clusterSigningKeyPem: o.caKeyPem,
+        ...(o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: o.nodeMonitorGracePeriodMs } : {}),
+        ...(o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: o.nodeStartupGracePeriodMs } : {}),
+      },
+      controllerManagerUser: componentUser('system:kube-controller-manager', []),
+      schedulerUser: componentUser('system:kube-scheduler', []),
+    },
+    (user) => new InProcessClient(o.server, { user }),
+    ...(o.log !== undefined ? [o.log] : []),
+  );
+}
 
 export interface ComponentsConfig {
   /** The controller manager's options (data only: they cross to the worker). */

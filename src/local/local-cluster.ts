@@ -29,7 +29,7 @@ import {
   type ClusterState,
 } from './cluster-state.js';
 import { drainNode } from './drain.js';
-import { ComponentsWorker } from '../components/components.js';
+import { controlPlaneComponents, type ComponentsWorker } from '../components/components.js';
 import { NodePortProxy, kubeSystemAddons } from '../node/index.js';
 import { NodeHostThread } from '../components/node-host-thread.js';
 import type { ResourceType } from '../api/resources.js';
@@ -61,10 +61,7 @@ export interface LocalClusterOptions {
   log?: (message: string) => void;
 }
 
-/** The identity a component's in-process client carries (authorized by RBAC's default roles). */
-export function componentUser(username: string, groups: string[]): UserInfo {
-  return { username, groups: [...groups, 'system:authenticated'] };
-}
+export { componentUser } from '../components/components.js';
 
 /**
  * The identity of a NodeHost hosting many nodes on one client. The Node authorizer only knows single
@@ -145,21 +142,13 @@ export class LocalCluster {
       contextName: 'kubemix',
     });
     // The controller manager and the scheduler run in their own thread, on the machine's other core.
-    this.components = new ComponentsWorker(
-      {
-        controllers: {
-          rootCAPem: pki.ca.certPem,
-          // kube-controller-manager's --cluster-signing-cert-file/--cluster-signing-key-file: kubelet client CSRs get signed.
-          clusterSigningCertPem: pki.ca.certPem,
-          clusterSigningKeyPem: pki.ca.keyPem,
-          ...(this.o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs } : {}),
-          ...(this.o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs } : {}),
-        },
-        controllerManagerUser: componentUser('system:kube-controller-manager', []),
-        schedulerUser: componentUser('system:kube-scheduler', []),
-      },
-      (user) => new InProcessClient(server, { user }),
-    );
+    this.components = controlPlaneComponents({
+      server,
+      caCertPem: pki.ca.certPem,
+      caKeyPem: pki.ca.keyPem,
+      nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs,
+      nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs,
+    });
     await this.components.start();
     if (this.o.addons !== false) await this.installAddons(this.adminClient());
     await this.loadState(this.adminClient());
