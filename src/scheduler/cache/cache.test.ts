@@ -90,3 +90,30 @@ void test('the node tree interleaves zones round-robin', () => {
   t.removeNode(z('b1', 'b'));
   assert.deepEqual(t.list(), ['a1', 'c1', 'a2', 'c2', 'a3']);
 });
+
+void test('pod updates keep the node accounting equal to a recount, whether or not the requests changed', () => {
+  const c = new Cache();
+  c.addNode(makeNode('n1').obj());
+  const base = makePod('p').req({ cpu: '250m', memory: '64Mi' }).initReq({ cpu: '1' }).overhead({ cpu: '10m' }).node('n1').obj();
+  c.assumePod(base);
+  const spec = base.spec as NonNullable<typeof base.spec>;
+  const updates = [
+    { ...base, status: { phase: 'Pending' } },
+    { ...base, status: { phase: 'Running' } },
+    { ...base, spec: { ...spec, containers: spec.containers.map((ct) => ({ ...ct, resources: { requests: { cpu: '500m', memory: '64Mi' } } })) } },
+    { ...base, spec: { ...spec, overhead: { cpu: '20m' } } },
+    { ...base, spec: { ...spec, initContainers: (spec.initContainers ?? []).map((ct) => ({ ...ct, restartPolicy: 'Always' })) } },
+    { ...base, spec: { ...spec, initContainers: [] } },
+    { ...base, status: { phase: 'Succeeded' } },
+  ];
+  let prev = base;
+  for (const next of updates) {
+    c.updatePod(prev, next);
+    prev = next;
+    const fresh = new Cache();
+    fresh.addNode(makeNode('n1').obj());
+    fresh.addPod(next);
+    assert.deepEqual(c.nodeInfo('n1')?.requested, fresh.nodeInfo('n1')?.requested);
+    assert.deepEqual(c.nodeInfo('n1')?.nonZeroRequested, fresh.nodeInfo('n1')?.nonZeroRequested);
+  }
+});

@@ -5,7 +5,7 @@
  * Assumed pods never expire (kube-scheduler 1.32's default).
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import { NodeInfo, podKey, type ImageStateSummary } from '../framework/types.js';
+import { NodeInfo, PodInfo, podKey, sameResourceFields, type ImageStateSummary } from '../framework/types.js';
 import { NodeTree } from './node-tree.js';
 import type { Snapshot } from './snapshot.js';
 
@@ -131,10 +131,13 @@ export class Cache {
 
   // ---- pods ----
 
-  private addPodToNode(pod: Pod): void {
+  /** `sameResources`: a PodInfo of an older object of the pod whose computed requests still hold. */
+  private addPodToNode(pod: Pod, sameResources?: PodInfo): void {
     const name = pod.spec?.nodeName ?? '';
     const ni = this.nodeInfoFor(name);
-    ni.addPod(pod);
+    const pi = new PodInfo(pod);
+    if (sameResources !== undefined) pi.adoptResource(sameResources);
+    ni.addPodInfo(pi);
     this.touch(name, ni);
     ni.podsMatchStamp = this.generation;
   }
@@ -219,8 +222,10 @@ export class Cache {
   private replacePodOnNode(prev: Pod, next: Pod): void {
     const ni = this.nodes.get(prev.spec?.nodeName ?? '');
     const stamp = ni?.podsMatchStamp ?? 0;
+    const key = podKey(prev);
+    const prevInfo = sameResourceFields(prev, next) ? ni?.pods.find((p) => p.uid === key) : undefined;
     this.removePodFromNode(prev);
-    this.addPodToNode(next);
+    this.addPodToNode(next, prevInfo);
     if (ni !== undefined && stamp !== 0 && this.nodes.get(next.spec?.nodeName ?? '') === ni && sameSelectorFields(prev, next)) ni.podsMatchStamp = stamp;
   }
 

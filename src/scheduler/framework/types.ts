@@ -95,6 +95,14 @@ export class PodInfo {
     return this.res;
   }
 
+  /**
+   * Takes `other`'s computed requests: for a newer object of the same pod whose containers' and init
+   * containers' requests, restart policies and overhead are unchanged (`sameResourceFields`).
+   */
+  adoptResource(other: PodInfo): void {
+    this.res ??= other.res;
+  }
+
   get hostPorts(): HostPort[] {
     this.ports ??= podHostPorts(this.pod);
     return this.ports;
@@ -105,6 +113,34 @@ export class PodInfo {
     const a = this.pod.spec?.affinity;
     return a !== undefined && (a.podAffinity !== undefined || a.podAntiAffinity !== undefined);
   }
+}
+
+function sameList(a: Readonly<Record<string, string | number>> | undefined, b: Readonly<Record<string, string | number>> | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const k of keys) if (!Object.prototype.hasOwnProperty.call(b, k) || a[k] !== b[k]) return false;
+  return true;
+}
+
+/** True when `calculatePodResource` must give both pods the same answer (the fields it reads are equal). */
+export function sameResourceFields(a: Pod, b: Pod): boolean {
+  const as = a.spec;
+  const bs = b.spec;
+  if (as === bs) return true;
+  if (as === undefined || bs === undefined || !sameList(as.overhead, bs.overhead)) return false;
+  const ac = as.containers ?? [];
+  const bc = bs.containers ?? [];
+  if (ac.length !== bc.length) return false;
+  for (let i = 0; i < ac.length; i++) if (!sameList(ac[i]?.resources?.requests, bc[i]?.resources?.requests)) return false;
+  const ai = as.initContainers ?? [];
+  const bi = bs.initContainers ?? [];
+  if (ai.length !== bi.length) return false;
+  for (let i = 0; i < ai.length; i++) {
+    if (ai[i]?.restartPolicy !== bi[i]?.restartPolicy || !sameList(ai[i]?.resources?.requests, bi[i]?.resources?.requests)) return false;
+  }
+  return true;
 }
 
 /** `framework.GetPodKey`: the uid (pods without one, e.g. in tests, fall back to namespace/name). */
