@@ -35,6 +35,8 @@ export type Reply =
   | { t: 'result'; id: number; value: unknown }
   | { t: 'error'; id: number; status: Status }
   | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; json: string }
+  /** The same change as the batch's item `same` (another watch of it): its text is not sent twice. */
+  | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; same: number }
   | { t: 'end'; id: number };
 
 /** Messages sent in one event-loop turn travel together: one `postMessage` (and one wake-up) for many. */
@@ -43,14 +45,19 @@ type Batch<T> = { t: 'batch'; items: T[] };
 class Outbox<T> {
   private items: T[] = [];
 
-  constructor(private readonly port: Port) {}
+  constructor(
+    private readonly port: Port,
+    private readonly onFlush: () => void = () => {},
+  ) {}
 
-  send(m: T): void {
+  /** Queues `m`; answers its index in the batch. */
+  send(m: T): number {
     if (this.items.length === 0) setImmediate(() => this.flush());
-    this.items.push(m);
+    return this.items.push(m) - 1;
   }
 
   flush(): void {
+    this.onFlush();
     if (this.items.length === 0) return;
     const items = this.items;
     this.items = [];
@@ -58,10 +65,14 @@ class Outbox<T> {
   }
 }
 
-/** Calls `each` for a message or for every message of a batch. */
-function unbatch(m: unknown, each: (m: unknown) => void): void {
-  if ((m as { t?: unknown } | null)?.t === 'batch') for (const x of (m as Batch<unknown>).items) each(x);
-  else each(m);
+/** Calls `each` for a message or for every message of a batch (with the batch, for references into it). */
+function unbatch(m: unknown, each: (m: unknown, batch: readonly unknown[]) => void): void {
+  if ((m as { t?: unknown } | null)?.t === 'batch') {
+    const items = (m as Batch<unknown>).items;
+    for (const x of items) each(x, items);
+  } else {
+    each(m, []);
+  }
 }
 
 function isRequest(m: unknown): m is Request {
@@ -83,15 +94,22 @@ function statusOf(e: unknown): Status {
  * Returns a function that stops answering and closes every open watch.
  */
 export function serveClients(port: Port, clientFor: (user: UserInfo) => Client): () => void {
-  const out = new Outbox<Reply>(port);
+  // The texts of shared objects already in the open batch, by item index.
+  const batched = new Map<string, number>();
+  const out = new Outbox<Reply>(port, () => batched.clear());
   const watches = new Map<number, WatchStream<KubeObject>>();
   // Frozen shared objects (read-only watches) are serialised once, whoever watches them.
   const texts = new WeakMap<object, string>();
-  const text = (obj: object): string => {
-    if (!Object.isFrozen(obj)) return JSON.stringify(obj);
-    let s = texts.get(obj);
-    if (s === undefined) texts.set(obj, (s = JSON.stringify(obj)));
-    return s;
+  const sendEvent = (id: number, type: WatchEvent<unknown>['type'], obj: object): void => {
+    if (!Object.isFrozen(obj)) {
+      out.send({ t: 'event', id, type, json: JSON.stringify(obj) });
+      return;
+    }
+    let json = texts.get(obj);
+    if (json === undefined) texts.set(obj, (json = JSON.stringify(obj)));
+    const same = batched.get(json);
+    if (same !== undefined) out.send({ t: 'event', id, type, same });
+    else batched.set(json, out.send({ t: 'event', id, type, json }));
   };
   const call = async (c: Client, method: Method, args: unknown[]): Promise<unknown> => {
     const a = args as [ResourceType, ...unknown[]];
@@ -116,7 +134,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => Client):
   };
   const pump = async (id: number, w: WatchStream<KubeObject>): Promise<void> => {
     try {
-      for await (const e of w) out.send({ t: 'event', id, type: e.type, json: text(e.object) });
+      for await (const e of w) sendEvent(id, e.type, e.object);
     } catch (e) {
       out.send({ t: 'event', id, type: 'ERROR', json: JSON.stringify(statusOf(e)) });
     } finally {
@@ -179,7 +197,7 @@ export class PortConnection {
   /** The objects parsed for read-only watches in the current message: one change reaches several informers. */
   private shared = new Map<string, unknown>();
   private readonly onMessage = (m: unknown): void => {
-    unbatch(m, (x) => this.receive(x));
+    unbatch(m, (x, batch) => this.receive(x, batch));
     this.shared.clear();
   };
 
@@ -231,7 +249,7 @@ export class PortConnection {
     return queue.stream();
   }
 
-  private receive(m: unknown): void {
+  private receive(m: unknown, batch: readonly unknown[]): void {
     if (!isReply(m)) return;
     if (m.t === 'result' || m.t === 'error') {
       const p = this.pending.get(m.id);
@@ -242,10 +260,11 @@ export class PortConnection {
     } else if (m.t === 'event') {
       const w = this.watches.get(m.id);
       if (w === undefined) return;
-      let object = w.readOnly ? this.shared.get(m.json) : undefined;
+      const json = 'json' in m ? m.json : (batch[m.same] as { json: string }).json;
+      let object = w.readOnly ? this.shared.get(json) : undefined;
       if (object === undefined) {
-        object = JSON.parse(m.json) as unknown;
-        if (w.readOnly) this.shared.set(m.json, object);
+        object = JSON.parse(json) as unknown;
+        if (w.readOnly) this.shared.set(json, object);
       }
       w.push({ type: m.type, object });
     } else {
