@@ -68,6 +68,11 @@ export interface ScoreExtensions {
 
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status };
+  /**
+   * For plugins whose Score never fails: `score(...).score` without the result object (the runtime
+   * prefers it; it runs for every feasible node of every pod).
+   */
+  scoreValue?(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number;
   scoreExtensions?(): ScoreExtensions | undefined;
 }
 

@@ -357,10 +357,14 @@ export class Framework implements Handle {
     const list: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
     for (const { plugin, weight } of this.scorePlugins) {
       if (skip.has(plugin.name)) continue;
-      for (let i = 0; i < nodes.length; i++) {
-        const r = plugin.score(state, pod, nodes[i] as NodeInfo);
-        if (!r.status.isSuccess()) return { scores: [], status: Status.error(`plugin "${plugin.name}" failed with: ${r.status.message()}`) };
-        (list[i] as NodeScore).score = r.score;
+      if (plugin.scoreValue !== undefined) {
+        for (let i = 0; i < nodes.length; i++) (list[i] as NodeScore).score = plugin.scoreValue(state, pod, nodes[i] as NodeInfo);
+      } else {
+        for (let i = 0; i < nodes.length; i++) {
+          const r = plugin.score(state, pod, nodes[i] as NodeInfo);
+          if (!r.status.isSuccess()) return { scores: [], status: Status.error(`plugin "${plugin.name}" failed with: ${r.status.message()}`) };
+          (list[i] as NodeScore).score = r.score;
+        }
       }
       const ext = plugin.scoreExtensions?.();
       if (ext !== undefined) {

@@ -63,14 +63,18 @@ export class ImageLocality implements ScorePlugin {
 
   constructor(private readonly handle: Handle) {}
 
-  score(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+    return { score: this.scoreValue(state, pod, nodeInfo), status: Status.success() };
+  }
+
+  scoreValue(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     if (pod !== this.lastPod) {
       this.lastImages = podImageNames(pod);
       this.lastPod = pod;
     }
     const total = this.handle.snapshot().list().length;
     const sum = sumScores(nodeInfo, this.lastImages, total);
-    return { score: calculatePriority(sum, this.lastImages.length), status: Status.success() };
+    return calculatePriority(sum, this.lastImages.length);
   }
 }
 

@@ -121,12 +121,16 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
   }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+    return { score: this.scoreValue(state, pod, nodeInfo), status: Status.success() };
+  }
+
+  scoreValue(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     let count = 0;
     if (this.addedPrefSchedTerms !== undefined) count += this.addedPrefSchedTerms.score(nodeInfo.labels, nodeInfo.name);
     const s = state.read<PreScoreState>(preScoreStateKey);
     const preferred = s?.preferred ?? new PreferredSchedulingTerms(pod.spec?.affinity?.nodeAffinity?.preferredDuringSchedulingIgnoredDuringExecution ?? []);
     count += preferred.score(nodeInfo.labels, nodeInfo.name);
-    return { score: count, status: Status.success() };
+    return count;
   }
 
   scoreExtensions(): ScoreExtensions {

@@ -64,10 +64,14 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
   }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+    return { score: this.scoreValue(state, pod, nodeInfo), status: Status.success() };
+  }
+
+  scoreValue(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     const s = state.read<PreScoreState>(preScoreStateKey);
     const req = s?.podRequests ?? podResourceRequestList(pod, this.resources, true);
-    if (this.fastScore) return { score: balancedCpuMemory(nodeInfo, req[0] ?? 0, req[1] ?? 0), status: Status.success() };
-    return { score: scoreResourceAllocation(nodeInfo, req, this.resources, true, balancedResourceScorer), status: Status.success() };
+    if (this.fastScore) return balancedCpuMemory(nodeInfo, req[0] ?? 0, req[1] ?? 0);
+    return scoreResourceAllocation(nodeInfo, req, this.resources, true, balancedResourceScorer);
   }
 }
 

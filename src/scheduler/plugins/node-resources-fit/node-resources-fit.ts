@@ -159,10 +159,14 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
   }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+    return { score: this.scoreValue(state, pod, nodeInfo), status: Status.success() };
+  }
+
+  scoreValue(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
     const s = state.read<PreScoreState>(preScoreStateKey);
     const req = s?.podRequests ?? podResourceRequestList(pod, this.resources, false);
-    if (this.fastScore) return { score: leastAllocatedCpuMemory(nodeInfo, req[0] ?? 0, req[1] ?? 0), status: Status.success() };
-    return { score: scoreResourceAllocation(nodeInfo, req, this.resources, false, this.scorer), status: Status.success() };
+    if (this.fastScore) return leastAllocatedCpuMemory(nodeInfo, req[0] ?? 0, req[1] ?? 0);
+    return scoreResourceAllocation(nodeInfo, req, this.resources, false, this.scorer);
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

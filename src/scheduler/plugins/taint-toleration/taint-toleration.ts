@@ -74,10 +74,14 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
   }
 
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
-    if (nodeInfo.taints.length === 0) return { score: 0, status: Status.success() };
+    return { score: this.scoreValue(state, pod, nodeInfo), status: Status.success() };
+  }
+
+  scoreValue(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
+    if (nodeInfo.taints.length === 0) return 0;
     const s = state.read<PreScoreState>(preScoreStateKey);
     const tols = s?.tolerationsPreferNoSchedule ?? preferNoScheduleTolerations(pod.spec?.tolerations);
-    return { score: countIntolerableTaintsPreferNoSchedule(nodeInfo.taints, tols), status: Status.success() };
+    return countIntolerableTaintsPreferNoSchedule(nodeInfo.taints, tols);
   }
 
   scoreExtensions(): ScoreExtensions {
