@@ -6,6 +6,11 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { apportion, benchClusterSpec, benchDeployments, benchKeys, parseBenchArgs, percentile, runBench } from '../../bench/bench.js';
 import { expandCluster } from '../../src/cluster/index.js';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const packageJson = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: { bench: string } };
 
 test('the node mix is 60% linux/amd64, 20% linux/arm64, 10% Windows Server 2019 and 10% 2022, Windows tainted', () => {
   const nodes = expandCluster(benchClusterSpec(100));
@@ -46,14 +51,31 @@ test('apportion, percentile and the flags', () => {
   assert.throws(() => parseBenchArgs(['--nodes', '0']), /--nodes must be a positive integer/);
 });
 
-test('a small run brings every pod Running and prints the JSON line last', { timeout: 180_000 }, async () => {
-  const r = await runBench({ nodes: 50, pods: 500, timeoutMs: 150_000 });
-  assert.equal(r.running, 500);
-  const last = r.lines.at(-1) ?? '';
-  const json = JSON.parse(last) as Record<string, unknown>;
+test('npm run bench -- --nodes 500 --pods 15000 brings every node Ready and every pod Running, JSON line last', { timeout: 600_000 }, async () => {
+  // As `npm run bench` runs it (the same node flags, its own process); no timing assertions.
+  const script = fileURLToPath(new URL('../../bench/bench.js', import.meta.url));
+  const flags = /--max-old-space-size=\d+ --max-semi-space-size=\d+/.exec(packageJson.scripts.bench)?.[0].split(' ') ?? [];
+  assert.equal(flags.length, 2, 'the bench script names its heap flags');
+  const child = spawn(process.execPath, [...flags, script, '--nodes', '500', '--pods', '15000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const out: Buffer[] = [];
+  const err: Buffer[] = [];
+  child.stdout.on('data', (b: Buffer) => out.push(b));
+  child.stderr.on('data', (b: Buffer) => err.push(b));
+  const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+  const stdout = Buffer.concat(out).toString();
+  assert.equal(code, 0, `bench exited ${code}\n${stdout}\n${Buffer.concat(err).toString().slice(-4000)}`);
+  const lines = stdout.trim().split('\n');
+  assert.match(lines[0] ?? '', /^kubemix bench: 500 nodes, 15000 pods, sqlite store$/);
+  const json = JSON.parse(lines.at(-1) ?? '') as Record<string, unknown>;
   assert.deepEqual(Object.keys(json), [...benchKeys]);
-  assert.equal(json['nodes'], 50);
-  assert.equal(json['pods'], 500);
+  assert.equal(json['nodes'], 500);
+  assert.equal(json['pods'], 15000);
   assert.equal(json['store'], 'sqlite');
   for (const k of benchKeys.filter((k) => k !== 'store')) assert.equal(typeof json[k], 'number', k);
+});
+
+test('runBench in process: a small run completes and counts every pod Running', { timeout: 180_000 }, async () => {
+  const r = await runBench({ nodes: 20, pods: 100, timeoutMs: 150_000 });
+  assert.equal(r.running, 100);
+  assert.equal((JSON.parse(r.lines.at(-1) ?? '{}') as { pods?: number }).pods, 100);
 });
