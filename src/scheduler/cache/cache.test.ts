@@ -117,3 +117,33 @@ void test('pod updates keep the node accounting equal to a recount, whether or n
     assert.deepEqual(c.nodeInfo('n1')?.nonZeroRequested, fresh.nodeInfo('n1')?.nonZeroRequested);
   }
 });
+
+void test('the free capacity kept on NodeInfo equals allocatable minus requested through adds, removals, node updates and snapshot copies', () => {
+  const c = new Cache();
+  const s = new Snapshot();
+  const node = (cpu: string): ReturnType<typeof makeNode> => makeNode('n1').capacity({ cpu, memory: '1Gi', pods: '3', 'ephemeral-storage': '10Gi' });
+  c.addNode(node('2').obj());
+  const check = (): void => {
+    c.updateSnapshot(s);
+    for (const ni of [c.nodeInfo('n1'), s.get('n1'), s.get('n1')?.snapshot()]) {
+      assert.ok(ni);
+      const a = ni.allocatable;
+      const r = ni.requested;
+      assert.deepEqual([ni.freeMilliCPU, ni.freeMemory, ni.freeEphemeralStorage, ni.freePods], [a.milliCPU - r.milliCPU, a.memory - r.memory, a.ephemeralStorage - r.ephemeralStorage, a.allowedPodNumber - ni.pods.length]);
+    }
+  };
+  check();
+  const p1 = makePod('p1').req({ cpu: '500m', memory: '100Mi', 'ephemeral-storage': '1Gi' }).node('n1').obj();
+  const p2 = makePod('p2').req({ cpu: '1' }).node('n1').obj();
+  c.assumePod(p1);
+  check();
+  c.addPod(p2);
+  check();
+  c.updateNode(undefined, node('4').obj());
+  check();
+  c.removePod(p1);
+  check();
+  c.forgetPod(p1);
+  c.removePod(p2);
+  check();
+});

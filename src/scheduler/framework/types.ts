@@ -233,6 +233,14 @@ export class NodeInfo {
   podsMatchStamp = 0;
   /** Position in the snapshot list holding this NodeInfo (set by the snapshot; -1 outside one). */
   snapshotIndex = -1;
+  /**
+   * `allocatable` minus `requested` (and the pod count), kept on the object itself: NodeResourcesFit's
+   * Filter reads them for every node it visits, and three other objects per node cost cache misses.
+   */
+  freeMilliCPU = 0;
+  freeMemory = 0;
+  freeEphemeralStorage = 0;
+  freePods = 0;
 
   constructor(...pods: Pod[]) {
     for (const p of pods) this.addPod(p);
@@ -244,6 +252,16 @@ export class NodeInfo {
     this.labels = node.metadata?.labels ?? {};
     this.taints = node.spec?.taints ?? [];
     this.allocatable = Resource.fromList(node.status?.allocatable);
+    this.refreshFree();
+  }
+
+  private refreshFree(): void {
+    const a = this.allocatable;
+    const r = this.requested;
+    this.freeMilliCPU = a.milliCPU - r.milliCPU;
+    this.freeMemory = a.memory - r.memory;
+    this.freeEphemeralStorage = a.ephemeralStorage - r.ephemeralStorage;
+    this.freePods = a.allowedPodNumber - this.pods.length;
   }
 
   /** Removes the node object, keeping pods (a node deleted while its pods are still cached). */
@@ -287,6 +305,7 @@ export class NodeInfo {
       else this.usedPorts.remove(hp.ip, hp.protocol, hp.port);
     }
     this.podsMemo = undefined;
+    this.refreshFree();
     this.generation++;
   }
 
@@ -308,6 +327,10 @@ export class NodeInfo {
     // Keep the memo only for a copy of the same pods' selector-relevant fields (`o` is a fresh clone).
     if (o.podsMatchStamp === 0 || o.podsMatchStamp !== this.podsMatchStamp) this.podsMemo = o.podsMemo;
     this.podsMatchStamp = o.podsMatchStamp;
+    this.freeMilliCPU = o.freeMilliCPU;
+    this.freeMemory = o.freeMemory;
+    this.freeEphemeralStorage = o.freeEphemeralStorage;
+    this.freePods = o.freePods;
   }
 
   /** `NodeInfo.Snapshot()`: a copy whose lists and accounting can change independently. */
@@ -327,6 +350,10 @@ export class NodeInfo {
     c.imageStates = this.imageStates;
     c.generation = this.generation;
     c.podsMatchStamp = this.podsMatchStamp;
+    c.freeMilliCPU = this.freeMilliCPU;
+    c.freeMemory = this.freeMemory;
+    c.freeEphemeralStorage = this.freeEphemeralStorage;
+    c.freePods = this.freePods;
     return c;
   }
 }

@@ -103,13 +103,11 @@ export function fitsRequest(podRequest: Resource, nodeInfo: NodeInfo, ignoredExt
 /** The common case without allocation: everything fits and no scalar resources are involved. */
 function fitsQuickly(req: Resource, nodeInfo: NodeInfo): boolean {
   if (req.scalarResources !== undefined && req.scalarResources.size > 0) return false;
-  const a = nodeInfo.allocatable;
-  const r = nodeInfo.requested;
   return (
-    nodeInfo.pods.length + 1 <= a.allowedPodNumber &&
-    (req.milliCPU <= 0 || req.milliCPU <= a.milliCPU - r.milliCPU) &&
-    (req.memory <= 0 || req.memory <= a.memory - r.memory) &&
-    (req.ephemeralStorage <= 0 || req.ephemeralStorage <= a.ephemeralStorage - r.ephemeralStorage)
+    nodeInfo.freePods >= 1 &&
+    (req.milliCPU <= 0 || req.milliCPU <= nodeInfo.freeMilliCPU) &&
+    (req.memory <= 0 || req.memory <= nodeInfo.freeMemory) &&
+    (req.ephemeralStorage <= 0 || req.ephemeralStorage <= nodeInfo.freeEphemeralStorage)
   );
 }
 
