@@ -203,6 +203,9 @@ export interface ImageStateSummary {
   numNodes: number;
 }
 
+/** The taints of untainted nodes: one shared (frozen) array, so reading its length stays in cache. */
+const noTaints: readonly Taint[] = Object.freeze([]);
+
 /**
  * `framework.NodeInfo`. `labels` and `taints` are the node's, pre-extracted for the filters' hot path.
  */
@@ -210,7 +213,9 @@ export class NodeInfo {
   node: Node | undefined = undefined;
   name = '';
   labels: Record<string, string> = {};
-  taints: Taint[] = [];
+  taints: readonly Taint[] = noTaints;
+  /** The node's `spec.unschedulable` (pre-extracted like `labels` and `taints`). */
+  unschedulable = false;
   pods: PodInfo[] = [];
   podsWithAffinity: PodInfo[] = [];
   podsWithRequiredAntiAffinity: PodInfo[] = [];
@@ -250,7 +255,8 @@ export class NodeInfo {
     this.node = node;
     this.name = node.metadata?.name ?? '';
     this.labels = node.metadata?.labels ?? {};
-    this.taints = node.spec?.taints ?? [];
+    this.taints = node.spec?.taints ?? noTaints;
+    this.unschedulable = node.spec?.unschedulable === true;
     this.allocatable = Resource.fromList(node.status?.allocatable);
     this.refreshFree();
   }
@@ -315,6 +321,7 @@ export class NodeInfo {
     this.name = o.name;
     this.labels = o.labels;
     this.taints = o.taints;
+    this.unschedulable = o.unschedulable;
     this.pods = o.pods;
     this.podsWithAffinity = o.podsWithAffinity;
     this.podsWithRequiredAntiAffinity = o.podsWithRequiredAntiAffinity;
@@ -340,6 +347,7 @@ export class NodeInfo {
     c.name = this.name;
     c.labels = this.labels;
     c.taints = this.taints;
+    c.unschedulable = this.unschedulable;
     c.pods = this.pods.slice();
     c.podsWithAffinity = this.podsWithAffinity.slice();
     c.podsWithRequiredAntiAffinity = this.podsWithRequiredAntiAffinity.slice();

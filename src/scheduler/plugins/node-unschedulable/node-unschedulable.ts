@@ -26,9 +26,8 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
-    const node = nodeInfo.node;
-    if (node === undefined) return statusUnknown;
-    if (node.spec?.unschedulable !== true) return Status.success();
+    if (nodeInfo.node === undefined) return statusUnknown;
+    if (!nodeInfo.unschedulable) return Status.success();
     if (!toleratesUnschedulable(pod)) return statusUnschedulable;
     return Status.success();
   }
