@@ -195,7 +195,14 @@ function comparePathElementsWith(a: string, b: string, value: (pe: string) => Js
  */
 function sortPathElements(keys: string[]): string[] {
   if (keys.length < 2) return keys;
-  if (keys.every((k) => k.startsWith('f:'))) return keys.sort();
+  let fieldsOnly = true;
+  for (const k of keys) {
+    if (!k.startsWith('f:')) {
+      fieldsOnly = false;
+      break;
+    }
+  }
+  if (fieldsOnly) return keys.sort();
   const parsed = new Map<string, JsonValue>();
   const value = (pe: string): JsonValue => {
     let v = parsed.get(pe);

@@ -742,22 +742,22 @@ function zeroStruct(node: ApplySchema, depth: number, only: JsonObject | undefin
   // ObjectMeta's creationTimestamp is a non-pointer metav1.Time: it marshals as null.
   if (wanted('creationTimestamp') && node.field('creationTimestamp') && node.field('managedFields')) out['creationTimestamp'] = null;
   const requiredFields = node.required();
-  const fields = new Set([...requiredFields, ...valueStructFields]);
-  for (const k of fields) {
-    if (!wanted(k)) continue;
+  const zeroField = (k: string, required: boolean): void => {
+    if (!wanted(k)) return;
     const f = node.field(k);
-    if (!f) continue;
-    const required = requiredFields.includes(k);
+    if (!f) return;
     if (f.isStruct() && f.meta.mapType !== 'atomic') {
       const below = only?.[k];
       out[k] = only !== undefined && !isObject(below) ? {} : zeroStruct(f, depth + 1, isObject(below) ? below : undefined);
-    } else if (!required) continue;
+    } else if (!required) return;
     else if (f.isList() || f.isMap() || f.isStruct()) out[k] = null;
     else {
       const t = f.scalarType();
       out[k] = t === 'integer' || t === 'number' ? 0 : t === 'boolean' ? false : t === 'string' ? '' : null;
     }
-  }
+  };
+  for (const k of requiredFields) zeroField(k, true);
+  for (const k of valueStructFields) if (!requiredFields.includes(k)) zeroField(k, false);
   return out;
 }
 
