@@ -90,12 +90,20 @@ export class SchemaNode {
     return name === undefined ? undefined : this.api.propertyDefault(name, field);
   }
 
+  // The documents are fixed once loaded, so a node's resolution and metadata are computed once.
+  private resolvedCache: Schema | undefined;
+  private metaCache: FieldTypeMeta | undefined;
+
   /** The schema with `$ref`/`allOf` resolved (metadata of the place is on `declared`). */
   get resolved(): Schema {
-    return this.api.resolve(this.declared);
+    return (this.resolvedCache ??= this.api.resolve(this.declared));
   }
 
   get meta(): FieldTypeMeta {
+    return (this.metaCache ??= this.computeMeta());
+  }
+
+  private computeMeta(): FieldTypeMeta {
     const d = this.declared;
     const r = this.resolved;
     const m: FieldTypeMeta = {};
@@ -117,8 +125,8 @@ export class SchemaNode {
   field(name: string): SchemaNode | undefined {
     const r = this.resolved;
     const p = r.properties?.[name];
-    if (p) return new SchemaNode(this.api, p);
-    if (typeof r.additionalProperties === 'object') return new SchemaNode(this.api, r.additionalProperties);
+    if (p) return this.api.nodeOf(p);
+    if (typeof r.additionalProperties === 'object') return this.api.nodeOf(r.additionalProperties);
     return undefined;
   }
 
@@ -135,7 +143,7 @@ export class SchemaNode {
   /** The element schema of a list. */
   items(): SchemaNode | undefined {
     const it = this.resolved.items;
-    return it ? new SchemaNode(this.api, it) : undefined;
+    return it ? this.api.nodeOf(it) : undefined;
   }
 
   isList(): boolean {
@@ -160,6 +168,8 @@ export class OpenApi {
   private readonly v3Cache = new Map<string, Buffer | null>();
   private defaults: Record<string, Record<string, unknown>> | undefined;
   private v3Root: { paths: Record<string, { serverRelativeURL: string }> } | undefined;
+  private readonly nodes = new WeakMap<Schema, SchemaNode>();
+  private readonly roots = new Map<string, SchemaNode>();
 
   constructor(opts: OpenApiOptions = {}) {
     this.dataDir = opts.dataDir ?? defaultDataDir();
@@ -237,7 +247,17 @@ export class OpenApi {
   /** The root schema node of a kind, for walking with `field()` / `items()`. */
   nodeFor(gvk: GroupVersionKind): SchemaNode | undefined {
     const name = this.definitionNameFor(gvk);
-    return name === undefined ? undefined : new SchemaNode(this, { $ref: REF_PREFIX + name });
+    if (name === undefined) return undefined;
+    let n = this.roots.get(name);
+    if (n === undefined) this.roots.set(name, (n = new SchemaNode(this, { $ref: REF_PREFIX + name })));
+    return n;
+  }
+
+  /** One SchemaNode per schema object of the documents, so each place is resolved once. */
+  nodeOf(s: Schema): SchemaNode {
+    let n = this.nodes.get(s);
+    if (n === undefined) this.nodes.set(s, (n = new SchemaNode(this, s)));
+    return n;
   }
 
   /** The definition name a schema refers to through `$ref` / single `allOf`. */
