@@ -8,7 +8,7 @@
 import { FieldSelector, type FieldRequirement } from '../../api/fields.js';
 import type { ResourceDef, ResourceTable } from '../discovery/resource-defs.js';
 import type { CachedObject, CacheEventType, CacheWatcherSink, StoredObject } from '../storage/watch-cache.js';
-import { Store, type DeleteRequest, type DeleteResult, type ListQuery, type ListResult, type RequestContext, type StoreOptions } from './store.js';
+import { Store, type DeleteRequest, type DeleteResult, type GuaranteedUpdateOptions, type ListQuery, type ListResult, type RequestContext, type StoreOptions } from './store.js';
 
 interface Conversion {
   storage: ResourceDef;
@@ -165,9 +165,10 @@ export class ConvertingStore extends Store {
     pinnedRv: string | undefined,
     mutate: (live: StoredObject | undefined) => StoredObject | undefined,
     createObject?: StoredObject,
+    opts: GuaranteedUpdateOptions = {},
   ): Promise<{ object: StoredObject; created: boolean }> {
     const c = this.conversion(def);
-    if (c === undefined) return super.guaranteedUpdate(def, namespace, name, subresource, ctx, pinnedRv, mutate, createObject);
+    if (c === undefined) return super.guaranteedUpdate(def, namespace, name, subresource, ctx, pinnedRv, mutate, createObject, opts);
     const r = await super.guaranteedUpdate(
       c.storage,
       namespace,
