@@ -26,7 +26,7 @@ import { forbiddenMessage } from './auth/authz.js';
 import type { ResourceDef } from './discovery/resource-defs.js';
 import type { RequestContext } from './registry/store.js';
 import type { UserInfo } from './registry/policy.js';
-import { cachedJson, sharedObject, type CachedObject, type StoredObject } from './storage/watch-cache.js';
+import { cachedJson, sharedObject, storedTextOf, type CachedObject, type StoredObject } from './storage/watch-cache.js';
 
 function copy<T>(v: unknown): T {
   return JSON.parse(JSON.stringify(v)) as T;
@@ -39,6 +39,12 @@ function copy<T>(v: unknown): T {
  */
 function owned<T>(v: unknown): T {
   return v as T;
+}
+
+/** An object as text: its JSON, or its stored JSON whose resourceVersion is `storedRevision`. */
+export interface EncodedObject {
+  json: string;
+  storedRevision?: number;
 }
 
 export interface InProcessClientOptions {
@@ -124,6 +130,32 @@ export class InProcessClient implements Client {
   }
 
   watch<T extends KubeObject>(res: ResourceType, opts: WatchOptions = {}): WatchStream<T> {
+    return this.startWatch<T>(
+      res,
+      opts,
+      (c) => (opts.readOnly === true ? sharedObject(c) : JSON.parse(cachedJson(c))) as T,
+      (status) => status as unknown as T,
+    );
+  }
+
+  /**
+   * A watch whose events carry their objects as JSON text, for readers in another thread: a change comes as
+   * its stored text with `storedRevision` (rebuild it with `objectOfStoredText`), so it is neither decoded
+   * nor serialised again here; deletions and the initial state come as the object's JSON.
+   */
+  watchEncoded(res: ResourceType, opts: WatchOptions = {}): WatchStream<EncodedObject> {
+    return this.startWatch<EncodedObject>(
+      res,
+      opts,
+      (c) => {
+        const text = storedTextOf(c);
+        return text !== undefined ? { json: text, storedRevision: c.rv } : { json: cachedJson(c) };
+      },
+      (status) => ({ json: JSON.stringify(status) }),
+    );
+  }
+
+  private startWatch<T>(res: ResourceType, opts: WatchOptions, toObject: (c: CachedObject) => T, fromStatus: (s: Status) => T): WatchStream<T> {
     const def = this.def(res);
     let stop: (() => void) | undefined;
     let timeout: NodeJS.Timeout | undefined;
@@ -134,7 +166,7 @@ export class InProcessClient implements Client {
     const sink = {
       push: (type: WatchEventType, c: CachedObject): void => {
         if (queue.isEnded) return;
-        queue.push({ type, object: (opts.readOnly === true ? sharedObject(c) : JSON.parse(cachedJson(c))) as T });
+        queue.push({ type, object: toObject(c) });
       },
       close: (): void => queue.close(),
     };
@@ -153,7 +185,7 @@ export class InProcessClient implements Client {
       );
       if (queue.isEnded) stop();
     })().catch((e: unknown) => {
-      queue.push({ type: 'ERROR', object: (isApiError(e) ? e.toStatus() : apiErrors.internal(String(e)).toStatus()) as unknown as T });
+      queue.push({ type: 'ERROR', object: fromStatus(isApiError(e) ? e.toStatus() : apiErrors.internal(String(e)).toStatus()) });
       queue.end();
     });
     void started;

@@ -6,13 +6,16 @@
  * `PortClient` (worker side) sends each call with the component's user; `serveClients` (main side) answers it
  * with an `InProcessClient` for that user, so authentication, authorization, admission and validation are
  * exactly the in-process ones. API errors travel as their `metav1.Status` and come back as `ApiError`s.
- * Watch events travel as JSON text: read-only watches (informers) get the server's shared cached objects,
- * serialised once however many watches carry them.
+ * Watch events travel as JSON text: a change as the text it was stored with (neither decoded nor serialised
+ * again on the API server's thread), sent once per batch however many watches carry it, and parsed once
+ * per batch for all read-only watches (informers) of the receiving thread.
  */
 import { apiErrorFromStatus, apiErrors, isApiError, type Status } from '../api/errors.js';
 import type { ResourceType } from '../api/resources.js';
 import type { Client, DeleteOptions, KubeList, KubeObject, ListOptions, PatchType, WatchEvent, WatchOptions, WatchStream, WriteOptions } from '../client/client.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
+import { InProcessClient, type EncodedObject } from '../apiserver/in-process-client.js';
+import { objectOfStoredText } from '../apiserver/storage/watch-cache.js';
 import { WatchQueue } from '../client/watch-queue.js';
 
 /** What both ends need of a `MessagePort` or a worker's `parentPort`. */
@@ -34,7 +37,8 @@ export type Request =
 export type Reply =
   | { t: 'result'; id: number; value: unknown }
   | { t: 'error'; id: number; status: Status }
-  | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; json: string }
+  /** `json` is the object's JSON, or with `rv` its stored JSON, whose resourceVersion is `rv`. */
+  | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; json: string; rv?: number }
   /** The same change as the batch's item `same` (another watch of it): its text is not sent twice. */
   | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; same: number }
   | { t: 'end'; id: number };
@@ -89,27 +93,46 @@ function statusOf(e: unknown): Status {
   return isApiError(e) ? e.toStatus() : apiErrors.internal(e instanceof Error ? e.message : String(e)).toStatus();
 }
 
+/** The in-process client hands changes over as text; any other client's objects are serialised here. */
+function encodedWatch(client: Client, res: ResourceType, opts: WatchOptions): WatchStream<EncodedObject> {
+  if (client instanceof InProcessClient) return client.watchEncoded(res, opts);
+  const w = client.watch<KubeObject>(res, opts);
+  return {
+    close: () => w.close(),
+    [Symbol.asyncIterator]: (): AsyncIterator<WatchEvent<EncodedObject>> => {
+      const it = w[Symbol.asyncIterator]();
+      return {
+        next: async () => {
+          const r = await it.next();
+          return r.done === true ? { done: true, value: undefined } : { done: false, value: { type: r.value.type, object: { json: JSON.stringify(r.value.object) } } };
+        },
+        return: async () => {
+          w.close();
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
 /**
  * Answers the requests arriving on `port` with the client `clientFor` gives for each user (main thread).
  * Returns a function that stops answering and closes every open watch.
  */
 export function serveClients(port: Port, clientFor: (user: UserInfo) => Client): () => void {
-  // The texts of shared objects already in the open batch, by item index.
-  const batched = new Map<string, number>();
+  // The changes already in the open batch, by text: item index and stored revision.
+  const batched = new Map<string, { index: number; rv: number | undefined }>();
   const out = new Outbox<Reply>(port, () => batched.clear());
-  const watches = new Map<number, WatchStream<KubeObject>>();
-  // Frozen shared objects (read-only watches) are serialised once, whoever watches them.
-  const texts = new WeakMap<object, string>();
-  const sendEvent = (id: number, type: WatchEvent<unknown>['type'], obj: object): void => {
-    if (!Object.isFrozen(obj)) {
-      out.send({ t: 'event', id, type, json: JSON.stringify(obj) });
+  const watches = new Map<number, WatchStream<EncodedObject>>();
+  const sendEvent = (id: number, type: WatchEvent<unknown>['type'], e: EncodedObject): void => {
+    const rv = e.storedRevision;
+    const same = batched.get(e.json);
+    if (same !== undefined && same.rv === rv) {
+      out.send({ t: 'event', id, type, same: same.index });
       return;
     }
-    let json = texts.get(obj);
-    if (json === undefined) texts.set(obj, (json = JSON.stringify(obj)));
-    const same = batched.get(json);
-    if (same !== undefined) out.send({ t: 'event', id, type, same });
-    else batched.set(json, out.send({ t: 'event', id, type, json }));
+    const index = out.send(rv !== undefined ? { t: 'event', id, type, json: e.json, rv } : { t: 'event', id, type, json: e.json });
+    batched.set(e.json, { index, rv });
   };
   const call = async (c: Client, method: Method, args: unknown[]): Promise<unknown> => {
     const a = args as [ResourceType, ...unknown[]];
@@ -132,7 +155,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => Client):
         return c.createSubresource(a[0], a[1] as string, a[2] as string, a[3], a[4] as { namespace?: string } | undefined);
     }
   };
-  const pump = async (id: number, w: WatchStream<KubeObject>): Promise<void> => {
+  const pump = async (id: number, w: WatchStream<EncodedObject>): Promise<void> => {
     try {
       for await (const e of w) sendEvent(id, e.type, e.object);
     } catch (e) {
@@ -156,7 +179,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => Client):
         (e: unknown) => out.send({ t: 'error', id: m.id, status: statusOf(e) }),
       );
     } else if (m.t === 'watch') {
-      const w = clientFor(m.user).watch<KubeObject>(m.res, m.opts);
+      const w = encodedWatch(clientFor(m.user), m.res, m.opts);
       watches.set(m.id, w);
       void pump(m.id, w);
     } else {
@@ -195,7 +218,7 @@ export class PortConnection {
   private closed = false;
   private readonly out: Outbox<Request>;
   /** The objects parsed for read-only watches in the current message: one change reaches several informers. */
-  private shared = new Map<string, unknown>();
+  private shared = new Map<string, { rv: number | undefined; object: unknown }>();
   private readonly onMessage = (m: unknown): void => {
     unbatch(m, (x, batch) => this.receive(x, batch));
     this.shared.clear();
@@ -260,11 +283,13 @@ export class PortConnection {
     } else if (m.t === 'event') {
       const w = this.watches.get(m.id);
       if (w === undefined) return;
-      const json = 'json' in m ? m.json : (batch[m.same] as { json: string }).json;
-      let object = w.readOnly ? this.shared.get(json) : undefined;
+      const first = ('json' in m ? m : batch[m.same]) as { json: string; rv?: number };
+      const { json, rv } = first;
+      const hit = w.readOnly ? this.shared.get(json) : undefined;
+      let object = hit !== undefined && hit.rv === rv ? hit.object : undefined;
       if (object === undefined) {
-        object = JSON.parse(json) as unknown;
-        if (w.readOnly) this.shared.set(json, object);
+        object = rv !== undefined ? objectOfStoredText(json, rv) : (JSON.parse(json) as unknown);
+        if (w.readOnly) this.shared.set(json, { rv, object });
       }
       w.push({ type: m.type, object });
     } else {

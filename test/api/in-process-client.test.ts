@@ -9,6 +9,8 @@ import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { resources } from '../../src/api/resources.js';
 import type { Client, WatchEvent, WatchStream } from '../../src/client/client.js';
 import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
+import type { InProcessClient } from '../../src/apiserver/in-process-client.js';
+import { objectOfStoredText } from '../../src/apiserver/storage/watch-cache.js';
 
 async function first<T>(w: WatchStream<T>, want: (e: WatchEvent<T>) => boolean): Promise<WatchEvent<T>> {
   for await (const e of w) if (want(e)) return e;
@@ -61,6 +63,36 @@ describe('in-process client: read-only lists and watches share frozen objects', 
     } finally {
       ro1.close();
       ro2.close();
+      plain.close();
+    }
+  });
+
+  test('encoded watches carry a change as its stored text and revision, the initial state as JSON; both rebuild the same object', async () => {
+    const inproc = client as InProcessClient;
+    const enc = inproc.watchEncoded(resources.configmaps, { namespace: 'default' });
+    const plain = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default' });
+    const encEvents = enc[Symbol.asyncIterator]();
+    const nextEnc = async (want: (e: WatchEvent<{ json: string; storedRevision?: number }>) => boolean): Promise<WatchEvent<{ json: string; storedRevision?: number }>> => {
+      for (;;) {
+        const r = await encEvents.next();
+        if (r.done === true) throw new Error('watch ended');
+        if (want(r.value)) return r.value;
+      }
+    };
+    try {
+      const initial = await nextEnc((e) => e.type === 'ADDED');
+      assert.equal(initial.object.storedRevision, undefined);
+      const decoded = JSON.parse(initial.object.json) as ConfigMap;
+      assert.ok((decoded.metadata?.resourceVersion ?? '') !== '');
+      await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'enc', namespace: 'default' }, data: { a: 'b' } });
+      const change = await nextEnc((e) => e.object.json.includes('"name":"enc"'));
+      assert.equal(typeof change.object.storedRevision, 'number');
+      assert.doesNotMatch(change.object.json, /resourceVersion/);
+      const rebuilt = objectOfStoredText(change.object.json, change.object.storedRevision ?? 0);
+      const seen = await first(plain, (e) => e.object.metadata?.name === 'enc');
+      assert.equal(JSON.stringify(rebuilt), JSON.stringify(seen.object));
+    } finally {
+      enc.close();
       plain.close();
     }
   });

@@ -32,25 +32,38 @@ export interface CacheEvent {
   readonly at: number;
 }
 
-/** Decodes a stored value and stamps the resourceVersion from the storage revision. */
-export function decodeObject(kv: KeyValue): StoredObject {
+function storedText(kv: KeyValue): string {
   const v = kv.value;
   // A view on the stored bytes, not a copy of them (`Buffer.from(uint8array)` copies).
-  const text = (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)).toString('utf8');
+  return (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)).toString('utf8');
+}
+
+/**
+ * The object of a stored JSON text with the resourceVersion of its revision (stored objects carry none:
+ * it is set last in `metadata`). Readers elsewhere (another thread) rebuild cached objects the same way.
+ */
+export function objectOfStoredText(text: string, revision: number): StoredObject {
   const obj = JSON.parse(text) as StoredObject;
   const md = (obj.metadata ??= {});
-  md.resourceVersion = String(kv.modRevision);
+  md.resourceVersion = String(revision);
   return obj;
+}
+
+/** Decodes a stored value and stamps the resourceVersion from the storage revision. */
+export function decodeObject(kv: KeyValue): StoredObject {
+  return objectOfStoredText(storedText(kv), kv.modRevision);
 }
 
 /**
  * A cached object decoded on first use: objects nobody watches or reads (most Events) stay as the stored
- * bytes, which costs neither the JSON.parse nor the memory of the object tree.
+ * bytes, which costs neither the JSON.parse nor the memory of the object tree. While its change is being
+ * dispatched it also keeps the stored text, for watchers that forward changes as text (other threads).
  */
 class LazyCachedObject implements CachedObject {
   json?: string;
   private decoded: StoredObject | undefined;
   private kv: KeyValue | undefined;
+  private text: string | undefined;
 
   constructor(
     readonly key: string,
@@ -62,11 +75,40 @@ class LazyCachedObject implements CachedObject {
 
   get obj(): StoredObject {
     if (this.decoded === undefined) {
-      this.decoded = decodeObject(this.kv as KeyValue);
+      const text = this.text ?? storedText(this.kv as KeyValue);
+      if (this.dispatching) this.text = text;
+      this.decoded = objectOfStoredText(text, this.rv);
       this.kv = undefined;
     }
     return this.decoded;
   }
+
+  /** While the change is dispatched, the stored text is kept for every watcher that asks (`storedText`). */
+  private dispatching = false;
+
+  beginDispatch(): void {
+    this.dispatching = true;
+  }
+
+  /** The stored text during the change's dispatch, else undefined. */
+  storedText(): string | undefined {
+    if (!this.dispatching) return undefined;
+    if (this.text === undefined && this.kv !== undefined) this.text = storedText(this.kv);
+    return this.text;
+  }
+
+  settle(): void {
+    this.dispatching = false;
+    this.text = undefined;
+  }
+}
+
+/**
+ * The stored JSON of a change being delivered (without its resourceVersion; see `objectOfStoredText`), or
+ * undefined when there is none at hand (deletions, the initial state): only valid during `push`.
+ */
+export function storedTextOf(c: CachedObject): string | undefined {
+  return c instanceof LazyCachedObject ? c.storedText() : undefined;
 }
 
 const frozen = new WeakSet<object>();
@@ -210,7 +252,8 @@ export class ResourceCache {
     let event: CacheEvent;
     const at = this.now();
     if (ev.type === 'put') {
-      const c: CachedObject = new LazyCachedObject(ev.kv.key, ev.revision, ev.kv);
+      const c = new LazyCachedObject(ev.kv.key, ev.revision, ev.kv);
+      c.beginDispatch();
       const prev = this.insert(c);
       event = { type: prev === undefined ? 'ADDED' : 'MODIFIED', object: c, prev, rv: ev.revision, at };
     } else {
@@ -228,6 +271,7 @@ export class ResourceCache {
     this.events.push(event);
     this.trimEvents(at);
     this.dispatch(event);
+    if (event.object instanceof LazyCachedObject) event.object.settle();
   }
 
   private trimEvents(now: number): void {
