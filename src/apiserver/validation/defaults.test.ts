@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Deployment, DaemonSet } from 'kubernetes-types/apps/v1.js';
 import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { Namespace, Pod, Secret, Service } from 'kubernetes-types/core/v1.js';
-import { applyDefaults, defaultCronJob, defaultDaemonSet, defaultDeployment, defaultNamespace, defaultPod, defaultSecret, defaultService, imageTag, podQOSClass, preparePodForCreate, prepareServiceForUpdate } from './defaults.js';
+import { applyDefaults, canonicalizeQuantities, defaultCronJob, defaultDaemonSet, defaultDeployment, defaultNamespace, defaultPod, defaultSecret, defaultService, imageTag, podQOSClass, preparePodForCreate, prepareServiceForUpdate } from './defaults.js';
+import { canonicalQuantity, isQuantity } from '../../api/quantity.js';
 
 test('imagePullPolicy: Always for :latest or no tag, IfNotPresent otherwise (ParseImageName)', () => {
   const cases: [string, string][] = [
@@ -151,3 +152,51 @@ test('quantities are stored in canonical form', () => {
   assert.deepEqual(pod.spec.overhead, { cpu: '250m' });
   assert.equal(pod.spec.volumes[0]?.emptyDir.sizeLimit, '1000Mi');
 });
+
+/** canonicalizeQuantities as it was first written (an Object.entries walk), the reference for the faster walk. */
+function canonicalizeQuantitiesReference(obj: unknown): void {
+  const listKeys = new Set(['limits', 'requests', 'overhead', 'podFixed', 'capacity', 'allocatable', 'hard', 'used', 'max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']);
+  const visit = (v: unknown, parentKey: string): void => {
+    if (Array.isArray(v)) {
+      for (const x of v) visit(x, '');
+      return;
+    }
+    if (v === null || typeof v !== 'object') return;
+    const o = v as Record<string, unknown>;
+    for (const [k, x] of Object.entries(o)) {
+      const isListValue = listKeys.has(parentKey) && (typeof x === 'string' || typeof x === 'number');
+      if ((isListValue || (k === 'sizeLimit' && (typeof x === 'string' || typeof x === 'number'))) && isQuantity(String(x))) {
+        o[k] = canonicalQuantity(String(x));
+        continue;
+      }
+      visit(x, k);
+    }
+  };
+  visit(obj, '');
+}
+
+const quantityCases: { name: string; obj: unknown }[] = [
+  {
+    name: 'container requests and limits, numbers and strings',
+    obj: { spec: { containers: [{ name: 'a', resources: { requests: { cpu: 0.1, memory: '1.5Gi' }, limits: { cpu: 1, memory: '1536Mi', 'nvidia.com/gpu': '2' } } }] } },
+  },
+  { name: 'emptyDir sizeLimit anywhere, and a malformed one left alone', obj: { volumes: [{ emptyDir: { sizeLimit: '1000M' } }, { emptyDir: { sizeLimit: 'lots' } }], x: { sizeLimit: 2 } } },
+  { name: 'node capacity and allocatable', obj: { status: { capacity: { cpu: '8', memory: '32Gi', pods: 110 }, allocatable: { cpu: '7800m', memory: '31.5Gi' } } } },
+  { name: 'limit range items (max, min, default, defaultRequest, maxLimitRequestRatio)', obj: { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '.05' }, default: { memory: '0.5Gi' }, defaultRequest: { cpu: 0.25 }, maxLimitRequestRatio: { cpu: '10' } }] } } },
+  { name: 'quota hard and used', obj: { spec: { hard: { 'requests.cpu': '1000m', pods: '10' } }, status: { hard: { cpu: 1e3 }, used: { cpu: '0' } } } },
+  { name: 'lists nested in a resource list key are not resource lists', obj: { limits: [{ cpu: '0.5' }], requests: { nested: { cpu: '0.5' } } } },
+  { name: 'non-quantity values: booleans, null, arrays, annotations', obj: { metadata: { annotations: { sizeLimit: '1.0Gi', requests: '1' }, labels: { a: 'b' } }, requests: { a: true, b: null, c: [1, 2], d: 'x' } } },
+  { name: 'an own __proto__ key (as JSON.parse makes) is walked as data', obj: JSON.parse('{"__proto__":{"limits":{"cpu":"0.5"}},"requests":{"__proto__":"1.5Gi"}}') as unknown },
+  { name: 'managed fields keys are walked without change', obj: { metadata: { managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:containers': { 'k:{"name":"a"}': { 'f:resources': { 'f:requests': { 'f:cpu': {} } } } } } } }] } } },
+  { name: 'scalars at the top', obj: '0.5' },
+];
+
+for (const tc of quantityCases) {
+  test(`canonicalizeQuantities walks as its reference did: ${tc.name}`, () => {
+    const want = JSON.parse(JSON.stringify(tc.obj)) as unknown;
+    const got = JSON.parse(JSON.stringify(tc.obj)) as unknown;
+    canonicalizeQuantitiesReference(want);
+    canonicalizeQuantities(got);
+    assert.equal(JSON.stringify(got), JSON.stringify(want));
+  });
+}

@@ -413,23 +413,26 @@ const quantityListKeys = new Set(['limits', 'requests', 'overhead', 'podFixed', 
  * (`findMalformedQuantity` reports them first).
  */
 export function canonicalizeQuantities(obj: unknown): void {
-  const visit = (v: unknown, parentKey: string): void => {
-    if (Array.isArray(v)) {
-      for (const x of v) visit(x, '');
-      return;
+  canonicalizeIn(obj, '');
+}
+
+/** The walk of `canonicalizeQuantities` (module-level and allocation-free: it runs over every written object). */
+function canonicalizeIn(v: unknown, parentKey: string): void {
+  if (v === null || typeof v !== 'object') return;
+  if (Array.isArray(v)) {
+    for (const x of v) canonicalizeIn(x, '');
+    return;
+  }
+  const o = v as Record<string, unknown>;
+  const inList = quantityListKeys.has(parentKey);
+  for (const k of Object.keys(o)) {
+    const x = o[k];
+    if (typeof x === 'string' || typeof x === 'number') {
+      if ((inList || k === 'sizeLimit') && isQuantity(String(x))) o[k] = canonicalQuantity(String(x));
+    } else if (x !== null && typeof x === 'object') {
+      canonicalizeIn(x, k);
     }
-    if (v === null || typeof v !== 'object') return;
-    const o = v as Record<string, unknown>;
-    for (const [k, x] of Object.entries(o)) {
-      const isListValue = quantityListKeys.has(parentKey) && (typeof x === 'string' || typeof x === 'number');
-      if ((isListValue || (k === 'sizeLimit' && (typeof x === 'string' || typeof x === 'number'))) && isQuantity(String(x))) {
-        o[k] = canonicalQuantity(String(x));
-        continue;
-      }
-      visit(x, k);
-    }
-  };
-  visit(obj, '');
+  }
 }
 
 /** Applies the defaults of the given kind, then canonicalizes its quantities. */
