@@ -31,7 +31,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import { kubemixObjectPolicy, storeLookup } from './object-policy.js';
 import { ServiceHooks } from './service-hooks.js';
-import { defaultAdmissionChain } from '../admission/index.js';
+import { defaultAdmissionChain, type AdmissionLookup } from '../admission/index.js';
 import { kubernetesServiceIP } from './allocators/index.js';
 import { installSecurity } from './auth/security.js';
 import { setCsrRequester } from './auth/csr-requester.js';
@@ -151,15 +151,17 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
     ...(opts.serviceCIDR !== undefined ? { clusterIPs: { cidr: opts.serviceCIDR } } : {}),
     ...(opts.nodePortRange !== undefined ? { nodePorts: { range: opts.nodePortRange } } : {}),
   });
-  const holder: { server?: ApiServer; security?: ReturnType<typeof installSecurity> } = {};
+  const holder: { server?: ApiServer; security?: ReturnType<typeof installSecurity>; lookup?: AdmissionLookup } = {};
   const basePolicy = kubemixObjectPolicy({
     openapi,
     customSchema: (def) => holder.server?.crds.schemaFor(def),
     chain: defaultAdmissionChain(),
+    // One lookup per server (it reads the table and the store at each call), not one per admission call.
     lookup: () => {
+      if (holder.lookup !== undefined) return holder.lookup;
       const s = holder.server;
       if (s === undefined) throw new Error('API server not constructed');
-      return storeLookup(s.table, s.store);
+      return (holder.lookup = storeLookup(s.table, s.store));
     },
   });
   const policy: typeof basePolicy = {

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fieldErrorString, Path } from '../../api/field-errors.js';
 import { nameIsDNSSubdomain } from './_names.js';
-import { validateAnnotations, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
+import { semanticDeepEqual, validateAnnotations, validateLabels, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 
 const subdomainMsg =
   "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
@@ -58,3 +58,25 @@ test('finalizers: built-in kinds need standard or domain-qualified names; custom
     'metadata.finalizers: Invalid value: []string{"orphan", "foregroundDeletion"}: finalizer orphan and foregroundDeletion cannot be both set',
   ]);
 });
+
+// semanticDeepEqual: absent, null, "", [] and {} are the same; everything else compares by value.
+const semanticCases: { name: string; a: unknown; b: unknown; want: boolean }[] = [
+  { name: 'identical label maps are equal', a: { app: 'web', tier: 'fe' }, b: { app: 'web', tier: 'fe' }, want: true },
+  { name: 'key order does not matter', a: { app: 'web', tier: 'fe' }, b: { tier: 'fe', app: 'web' }, want: true },
+  { name: 'a changed value differs', a: { app: 'web' }, b: { app: 'db' }, want: false },
+  { name: 'an empty map equals an absent one', a: {}, b: undefined, want: true },
+  { name: 'an empty string equals an absent key', a: { app: '' }, b: {}, want: true },
+  { name: 'null equals an absent key', a: { app: null }, b: {}, want: true },
+  { name: 'an empty list equals an absent key', a: { list: [] }, b: {}, want: true },
+  { name: 'an undefined key equals an absent one', a: { app: undefined }, b: {}, want: true },
+  { name: 'lists compare in order', a: [1, 2], b: [2, 1], want: false },
+  { name: 'nested empty values prune away', a: { spec: { x: { y: '' } } }, b: { spec: null }, want: true },
+  { name: 'an extra key differs', a: { app: 'web' }, b: { app: 'web', tier: 'fe' }, want: false },
+  { name: 'numbers and strings differ', a: { n: 1 }, b: { n: '1' }, want: false },
+];
+for (const tc of semanticCases) {
+  test(`semanticDeepEqual: ${tc.name}`, () => {
+    assert.equal(semanticDeepEqual(tc.a, tc.b), tc.want);
+    assert.equal(semanticDeepEqual(tc.b, tc.a), tc.want);
+  });
+}

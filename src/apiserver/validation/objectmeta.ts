@@ -230,7 +230,9 @@ function prune(v: unknown): unknown {
  * `""`, `[]` and `{}` are the same (empty and nil slices and maps compare equal; strings are values).
  */
 export function semanticDeepEqual(a: unknown, b: unknown): boolean {
-  return deepEqual(prune(a), prune(b));
+  // Values equal as they are are equal once pruned (pruning is a function of the value): most updates
+  // compare unchanged values, which then cost no pruned copies.
+  return deepEqual(a, b) || deepEqual(prune(a), prune(b));
 }
 
 export { goStringMap };
