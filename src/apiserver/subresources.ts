@@ -14,7 +14,7 @@ import { isRuleResolver } from './auth/authz.js';
 import type { RequestInfo } from './request.js';
 import type { ResourceDef, ResourceTable } from './discovery/resource-defs.js';
 import type { RequestContext, Store } from './registry/store.js';
-import { groupResource } from './registry/store.js';
+import { groupResource, rfc3339 } from './registry/store.js';
 import type { StoredObject } from './storage/watch-cache.js';
 import type { UserInfo } from './registry/policy.js';
 import type { Patcher, PodLogSource } from './seams.js';
@@ -61,10 +61,6 @@ function send(res: ServerResponse, code: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.writeHead(code, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), 'Cache-Control': 'no-cache, private' });
   res.end(text);
-}
-
-function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
 }
 
 type PatchKind = 'json' | 'merge' | 'strategic' | 'apply';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { compareForUpdate } from './store.js';
+import { compareForUpdate, rfc3339 } from './store.js';
 import type { StoredObject } from '../storage/watch-cache.js';
 
 /** The JSON storage keeps: the object without its resourceVersion. */
@@ -82,3 +82,9 @@ for (const tc of cases) {
     assert.equal(JSON.stringify(tc.live), liveBefore);
   });
 }
+
+test('rfc3339 drops the milliseconds of toISOString, as the regular expression it replaces did', () => {
+  const dates = [0, 1795321387131, 1795321387999, -1, -62198755200001, 253402300800000, 8.64e15, -8.64e15].map((t) => new Date(t));
+  for (const d of dates) assert.equal(rfc3339(d), d.toISOString().replace(/\.\d{3}Z$/, 'Z'));
+  assert.throws(() => rfc3339(new Date(NaN)), RangeError);
+});

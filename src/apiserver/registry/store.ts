@@ -163,8 +163,10 @@ export function compareForUpdate(
   return JSON.stringify(next) === JSON.stringify(live) ? { unchanged: true } : { unchanged: false };
 }
 
-function rfc3339(d: Date): string {
-  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+/** RFC 3339 in whole seconds (`metav1.Time`): toISOString always ends in `.sssZ`, which becomes `Z`. */
+export function rfc3339(d: Date): string {
+  const iso = d.toISOString();
+  return `${iso.slice(0, -5)}Z`;
 }
 
 function clone<T>(v: T): T {
