@@ -269,7 +269,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
       ...(etcd !== undefined ? { store: { kind: 'etcd' as const, endpoints: etcd.endpoints } } : {}),
       onProgress: (registered, total) => {
         stopObserving ??= c.apiServer().store.observeMutations(observe);
-        if (registered % 1000 === 0 || registered === total) log(`registered ${registered}/${total} nodes`);
+        if (registered % 500 === 0 || registered === total) log(`registered ${registered}/${total} nodes`);
       },
       log: (m) => log(m),
     }));
@@ -283,8 +283,10 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
     const allReady = await withTimeout(
       consume(nodeWatch, (type, n) => {
         const name = n.metadata?.name ?? '';
-        if (type !== 'DELETED' && isReady(n)) ready.add(name);
-        else ready.delete(name);
+        if (type !== 'DELETED' && isReady(n)) {
+          if (!ready.has(name) && (ready.size + 1) % 500 === 0) log(`${ready.size + 1}/${nodeCount} nodes Ready`);
+          ready.add(name);
+        } else ready.delete(name);
         return ready.size >= nodeCount;
       }),
       timeoutMs,
@@ -415,7 +417,8 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const o = parseBenchArgs(argv);
-  const result = await runBench({ ...o, log: (line) => console.error(line) });
+  const start = performance.now();
+  const result = await runBench({ ...o, log: (line) => console.error(`[${((performance.now() - start) / 1000).toFixed(1)} s] ${line}`) });
   for (const line of result.lines) console.log(line);
 }
 
