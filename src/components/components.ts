@@ -44,7 +44,8 @@ export function controlPlaneComponents(o: ControlPlaneComponentsOptions): Compon
       controllerManagerUser: componentUser('system:kube-controller-manager', []),
       schedulerUser: componentUser('system:kube-scheduler', []),
     },
-    (user) => new InProcessClient(o.server, { user }),
+    // Objects arrive structured-cloned from the components thread: the server may use them as they are.
+    (user) => new InProcessClient(o.server, { user, inputsOwned: true }),
     ...(o.log !== undefined ? [o.log] : []),
   );
 }

@@ -163,7 +163,7 @@ export class LocalCluster {
         ...(this.o.leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs: this.o.leaseRenewIntervalMs } : {}),
         ...(this.o.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: this.o.nodeStatusUpdateFrequencyMs } : {}),
       },
-      (user) => new InProcessClient(server, { user }),
+      (user) => new InProcessClient(server, { user, inputsOwned: true }),
       ...(this.o.log !== undefined ? [this.o.log] : []),
     );
     await this.nodeHost.start(this.o.onProgress);

@@ -9,7 +9,7 @@ import type { ConfigMap } from 'kubernetes-types/core/v1.js';
 import { resources } from '../../src/api/resources.js';
 import type { Client, WatchEvent, WatchStream } from '../../src/client/client.js';
 import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
-import type { InProcessClient } from '../../src/apiserver/in-process-client.js';
+import { InProcessClient } from '../../src/apiserver/in-process-client.js';
 import { objectOfStoredText } from '../../src/apiserver/storage/watch-cache.js';
 
 async function first<T>(w: WatchStream<T>, want: (e: WatchEvent<T>) => boolean): Promise<WatchEvent<T>> {
@@ -95,5 +95,17 @@ describe('in-process client: read-only lists and watches share frozen objects', 
       enc.close();
       plain.close();
     }
+  });
+
+  test('a client whose inputs are handed over stores the same objects; every get belongs to its caller alone', async () => {
+    const handing = new InProcessClient(srv.server, { user: { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] }, inputsOwned: true });
+    const made = await handing.create<ConfigMap>(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'handed', namespace: 'default' }, data: { x: '1' } });
+    const viaCopy = await client.create<ConfigMap>(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'copied', namespace: 'default' }, data: { x: '1' } });
+    assert.deepEqual(made.data, viaCopy.data);
+    assert.deepEqual(Object.keys(made.metadata ?? {}), Object.keys(viaCopy.metadata ?? {}));
+    const a = await handing.get<ConfigMap>(resources.configmaps, 'handed', { namespace: 'default' });
+    (a.data as Record<string, string>)['x'] = 'changed';
+    const b = await handing.get<ConfigMap>(resources.configmaps, 'handed', { namespace: 'default' });
+    assert.deepEqual(b.data, { x: '1' });
   });
 });
