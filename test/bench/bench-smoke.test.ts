@@ -56,7 +56,8 @@ test('npm run bench -- --nodes 500 --pods 15000 brings every node Ready and ever
   const script = fileURLToPath(new URL('../../bench/bench.js', import.meta.url));
   const flags = /--max-old-space-size=\d+ --max-semi-space-size=\d+/.exec(packageJson.scripts.bench)?.[0].split(' ') ?? [];
   assert.equal(flags.length, 2, 'the bench script names its heap flags');
-  const child = spawn(process.execPath, [...flags, script, '--nodes', '500', '--pods', '15000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  // At the lowest CPU priority: the tests running beside it keep their timing (their clusters' heartbeats).
+  const child = spawn('nice', ['-n', '19', process.execPath, ...flags, script, '--nodes', '500', '--pods', '15000'], { stdio: ['ignore', 'pipe', 'pipe'] });
   const out: Buffer[] = [];
   const err: Buffer[] = [];
   child.stdout.on('data', (b: Buffer) => out.push(b));
