@@ -191,7 +191,10 @@ function run(bin: string, args: readonly string[], opts: RunOptions, toolEnv: Re
 /** Runs the real kubectl 1.32 against `opts.kubeconfig`. */
 export async function runKubectl(args: readonly string[], opts: RunOptions): Promise<RunResult> {
   const { kubectl } = await ensureKubeTools();
-  return run(kubectl, args, opts, { KUBECACHEDIR: join(dirname(opts.kubeconfig), '.kube-cache') });
+  // A command with its own `--timeout=<N>s` (wait, rollout status, delete) gets that long and a margin.
+  const own = args.map((a) => /^--timeout=(\d+)s$/.exec(a)?.[1]).find((v) => v !== undefined);
+  const timeoutMs = opts.timeoutMs ?? (own !== undefined ? Math.max(60_000, Number(own) * 1000 + 15_000) : undefined);
+  return run(kubectl, args, { ...opts, ...(timeoutMs !== undefined ? { timeoutMs } : {}) }, { KUBECACHEDIR: join(dirname(opts.kubeconfig), '.kube-cache') });
 }
 
 /** Runs the real helm against `opts.kubeconfig`, with its cache, config and data homes beside the kubeconfig. */
