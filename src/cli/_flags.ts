@@ -15,6 +15,29 @@ export function parseFlags<T extends NonNullable<ParseArgsConfig['options']>>(
   }
 }
 
+/** How a subcommand reports a usage error: `<command>: <message>`, a blank line, then its help. */
+export interface CommandUsage {
+  command: string;
+  help: string;
+  stderr: (text: string) => void;
+}
+
+/** `parseFlags` for a subcommand: a usage error is reported as `usage` says and answers undefined (exit 2). */
+export function parseCommandFlags<T extends NonNullable<ParseArgsConfig['options']>>(
+  usage: CommandUsage,
+  args: string[],
+  options: T,
+  allowPositionals = false,
+): ReturnType<typeof parseFlags<T>> | undefined {
+  try {
+    return parseFlags(args, options, allowPositionals);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    usage.stderr(`${usage.command}: ${e.message}\n\n${usage.help}`);
+    return undefined;
+  }
+}
+
 export type StoreChoice = { kind: 'sqlite' } | { kind: 'etcd'; endpoints: string[] };
 
 /**

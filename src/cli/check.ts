@@ -9,7 +9,7 @@ import { defaultCluster, isClusterConfigError, loadClusterConfig } from '../clus
 import { httpClientFromKubeconfig, loadKubeconfig } from '../client/kubeconfig.js';
 import { CatalogFileError, createDefaultCatalog, loadCatalogFile } from '../node/runtime/index.js';
 import { InputError, clusterFromClient, clusterFromSpec, loadManifests, outputFormats, renderReport, runCheck, type ClusterView, type OutputFormat } from '../check/index.js';
-import { parseFlags, UsageError } from './_flags.js';
+import { parseCommandFlags } from './_flags.js';
 
 const help = `Report where the workloads of a set of manifests land on a heterogeneous cluster, and why not.
 
@@ -49,24 +49,16 @@ function processIO(): CheckCommandIO {
 }
 
 export async function runCheckCommand(args: string[], io: CheckCommandIO = processIO()): Promise<number> {
-  let flags;
-  try {
-    flags = parseFlags(args, {
-      filename: { type: 'string', short: 'f', multiple: true },
-      cluster: { type: 'string' },
-      kubeconfig: { type: 'string' },
-      context: { type: 'string' },
-      images: { type: 'string' },
-      output: { type: 'string', short: 'o' },
-      help: { type: 'boolean', short: 'h' },
-    });
-  } catch (e) {
-    if (e instanceof UsageError) {
-      io.stderr(`kubemix check: ${e.message}\n\n${help}`);
-      return 2;
-    }
-    throw e;
-  }
+  const flags = parseCommandFlags({ command: 'kubemix check', help, stderr: (t) => io.stderr(t) }, args, {
+    filename: { type: 'string', short: 'f', multiple: true },
+    cluster: { type: 'string' },
+    kubeconfig: { type: 'string' },
+    context: { type: 'string' },
+    images: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flags === undefined) return 2;
   const v = flags.values;
   if (v.help === true) {
     io.stdout(help);

@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { ControlPlane } from '../bootstrap/control-plane.js';
 import { parseDuration } from '../bootstrap/token.js';
-import { parseFlags, parseServeFlags, UsageError } from './_flags.js';
+import { parseCommandFlags, parseServeFlags, UsageError } from './_flags.js';
 import { lockDataDir, DataDirInUse } from './_lock.js';
 
 const help = `Run this command in order to set up the Kubernetes control plane.
@@ -36,31 +36,23 @@ function ms(v: string | undefined, flag: string): number | undefined {
 }
 
 export async function runInit(args: string[]): Promise<number> {
-  let flags;
-  try {
-    flags = parseFlags(args, {
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      'node-name': { type: 'string' },
-      'advertise-address': { type: 'string' },
-      'pod-network-cidr': { type: 'string' },
-      'service-cidr': { type: 'string' },
-      store: { type: 'string' },
-      'etcd-endpoints': { type: 'string' },
-      // Hidden: kube-controller-manager's and the kubelet's timings.
-      'node-monitor-grace-period': { type: 'string' },
-      'node-startup-grace-period': { type: 'string' },
-      'lease-renew-interval': { type: 'string' },
-      'node-status-update-frequency': { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    });
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`kubemix init: ${e.message}\n\n${help}`);
-      return 2;
-    }
-    throw e;
-  }
+  const flags = parseCommandFlags({ command: 'kubemix init', help, stderr: (t) => process.stderr.write(t) }, args, {
+    'data-dir': { type: 'string' },
+    port: { type: 'string' },
+    'node-name': { type: 'string' },
+    'advertise-address': { type: 'string' },
+    'pod-network-cidr': { type: 'string' },
+    'service-cidr': { type: 'string' },
+    store: { type: 'string' },
+    'etcd-endpoints': { type: 'string' },
+    // Hidden: kube-controller-manager's and the kubelet's timings.
+    'node-monitor-grace-period': { type: 'string' },
+    'node-startup-grace-period': { type: 'string' },
+    'lease-renew-interval': { type: 'string' },
+    'node-status-update-frequency': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flags === undefined) return 2;
   const v = flags.values;
   if (v.help === true) {
     process.stdout.write(help);

@@ -10,7 +10,7 @@ import { discoverCluster, JoinError, tlsBootstrap } from '../bootstrap/join.js';
 import { nodeSpecs } from '../bootstrap/node-spec.js';
 import { parseDuration } from '../bootstrap/token.js';
 import { isClusterConfigError } from '../cluster/index.js';
-import { parseFlags, UsageError } from './_flags.js';
+import { parseCommandFlags, UsageError } from './_flags.js';
 
 const help = `Run this on any machine you wish to join an existing cluster.
 
@@ -31,37 +31,29 @@ Flags:
 `;
 
 export async function runJoin(args: string[]): Promise<number> {
-  let flags;
-  try {
-    flags = parseFlags(
-      args,
-      {
-        token: { type: 'string' },
-        'discovery-token-ca-cert-hash': { type: 'string', multiple: true },
-        'node-name': { type: 'string' },
-        os: { type: 'string' },
-        arch: { type: 'string' },
-        'windows-build': { type: 'string' },
-        'register-with-taints': { type: 'string' },
-        'node-labels': { type: 'string' },
-        cpu: { type: 'string' },
-        memory: { type: 'string' },
-        'max-pods': { type: 'string' },
-        count: { type: 'string' },
-        // Hidden: the kubelet's timings (tests shorten them).
-        'lease-renew-interval': { type: 'string' },
-        'node-status-update-frequency': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      true,
-    );
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`kubemix join: ${e.message}\n\n${help}`);
-      return 2;
-    }
-    throw e;
-  }
+  const flags = parseCommandFlags({ command: 'kubemix join', help, stderr: (t) => process.stderr.write(t) }, 
+    args,
+    {
+      token: { type: 'string' },
+      'discovery-token-ca-cert-hash': { type: 'string', multiple: true },
+      'node-name': { type: 'string' },
+      os: { type: 'string' },
+      arch: { type: 'string' },
+      'windows-build': { type: 'string' },
+      'register-with-taints': { type: 'string' },
+      'node-labels': { type: 'string' },
+      cpu: { type: 'string' },
+      memory: { type: 'string' },
+      'max-pods': { type: 'string' },
+      count: { type: 'string' },
+      // Hidden: the kubelet's timings (tests shorten them).
+      'lease-renew-interval': { type: 'string' },
+      'node-status-update-frequency': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
+  if (flags === undefined) return 2;
   const v = flags.values;
   if (v.help === true) {
     process.stdout.write(help);

@@ -21,7 +21,7 @@ import {
   nodesOfState,
   scaleGroup,
 } from '../local/cluster-state.js';
-import { parseFlags, UsageError } from './_flags.js';
+import { parseCommandFlags } from './_flags.js';
 
 const help = `Change the node groups of a running 'kubemix up' cluster.
 
@@ -72,23 +72,15 @@ export async function runNodes(args: string[]): Promise<number> {
     process.stderr.write(`kubemix nodes: unknown command "${verb}"\n\n${help}`);
     return 2;
   }
-  let flags;
-  try {
-    flags = parseFlags(rest, {
-      group: { type: 'string' },
-      count: { type: 'string' },
-      kubeconfig: { type: 'string' },
-      'data-dir': { type: 'string' },
-      timeout: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    });
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`kubemix nodes ${verb}: ${e.message}\n\n${help}`);
-      return 2;
-    }
-    throw e;
-  }
+  const flags = parseCommandFlags({ command: `kubemix nodes ${verb}`, help, stderr: (t) => process.stderr.write(t) }, rest, {
+    group: { type: 'string' },
+    count: { type: 'string' },
+    kubeconfig: { type: 'string' },
+    'data-dir': { type: 'string' },
+    timeout: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flags === undefined) return 2;
   const v = flags.values;
   if (v.help === true) {
     process.stdout.write(help);

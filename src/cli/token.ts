@@ -25,7 +25,7 @@ import {
   secretValue,
   tokenSecret,
 } from '../bootstrap/token.js';
-import { parseFlags, UsageError } from './_flags.js';
+import { parseCommandFlags } from './_flags.js';
 
 const help = `Manage bootstrap tokens.
 
@@ -74,29 +74,21 @@ function client(kubeconfig: string): { client: HttpClient; server: string; caPem
 
 export async function runToken(args: string[]): Promise<number> {
   const [sub, ...rest] = args;
-  let flags;
-  try {
-    flags = parseFlags(
-      rest,
-      {
-        kubeconfig: { type: 'string' },
-        'data-dir': { type: 'string' },
-        ttl: { type: 'string' },
-        'print-join-command': { type: 'boolean' },
-        description: { type: 'string' },
-        usages: { type: 'string' },
-        groups: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      true,
-    );
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`kubemix token: ${e.message}\n\n${help}`);
-      return 2;
-    }
-    throw e;
-  }
+  const flags = parseCommandFlags({ command: 'kubemix token', help, stderr: (t) => process.stderr.write(t) }, 
+    rest,
+    {
+      kubeconfig: { type: 'string' },
+      'data-dir': { type: 'string' },
+      ttl: { type: 'string' },
+      'print-join-command': { type: 'boolean' },
+      description: { type: 'string' },
+      usages: { type: 'string' },
+      groups: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+    true,
+  );
+  if (flags === undefined) return 2;
   const v = flags.values;
   if (v.help === true || sub === undefined || sub === 'help') {
     process.stdout.write(help);

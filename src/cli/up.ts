@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { defaultCluster, isClusterConfigError, loadClusterConfig, type ClusterSpec, type NodeSpec } from '../cluster/index.js';
 import { LocalCluster } from '../local/local-cluster.js';
 import { mergeKubeconfig, mergedName } from '../local/merge-kubeconfig.js';
-import { parseFlags, parseServeFlags, UsageError } from './_flags.js';
+import { parseCommandFlags, parseServeFlags } from './_flags.js';
 import { lockDataDir, DataDirInUse } from './_lock.js';
 
 const help = `Start a whole heterogeneous cluster in this process.
@@ -54,25 +54,17 @@ export function progressCounter(out: { readonly isTTY?: boolean; write(s: string
 }
 
 export async function runUp(args: string[]): Promise<number> {
-  let flags;
-  try {
-    flags = parseFlags(args, {
-      config: { type: 'string' },
-      'data-dir': { type: 'string' },
-      port: { type: 'string' },
-      kubeconfig: { type: 'string' },
-      store: { type: 'string' },
-      'etcd-endpoints': { type: 'string' },
-      'merge-kubeconfig': { type: 'boolean' },
-      help: { type: 'boolean', short: 'h' },
-    });
-  } catch (e) {
-    if (e instanceof UsageError) {
-      process.stderr.write(`kubemix up: ${e.message}\n\n${help}`);
-      return 2;
-    }
-    throw e;
-  }
+  const flags = parseCommandFlags({ command: 'kubemix up', help, stderr: (t) => process.stderr.write(t) }, args, {
+    config: { type: 'string' },
+    'data-dir': { type: 'string' },
+    port: { type: 'string' },
+    kubeconfig: { type: 'string' },
+    store: { type: 'string' },
+    'etcd-endpoints': { type: 'string' },
+    'merge-kubeconfig': { type: 'boolean' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (flags === undefined) return 2;
   const v = flags.values;
   if (v.help === true) {
     process.stdout.write(help);
