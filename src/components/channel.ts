@@ -14,7 +14,7 @@ import { apiErrorFromStatus, apiErrors, isApiError, type Status } from '../api/e
 import type { ResourceType } from '../api/resources.js';
 import type { Client, DeleteOptions, KubeList, KubeObject, ListOptions, PatchType, WatchEvent, WatchOptions, WatchStream, WriteOptions } from '../client/client.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
-import { InProcessClient, type EncodedObject } from '../apiserver/in-process-client.js';
+import type { EncodedObject, InProcessClient } from '../apiserver/in-process-client.js';
 import { objectOfStoredText } from '../apiserver/storage/watch-cache.js';
 import { WatchQueue } from '../client/watch-queue.js';
 
@@ -93,33 +93,12 @@ function statusOf(e: unknown): Status {
   return isApiError(e) ? e.toStatus() : apiErrors.internal(e instanceof Error ? e.message : String(e)).toStatus();
 }
 
-/** The in-process client hands changes over as text; any other client's objects are serialised here. */
-function encodedWatch(client: Client, res: ResourceType, opts: WatchOptions): WatchStream<EncodedObject> {
-  if (client instanceof InProcessClient) return client.watchEncoded(res, opts);
-  const w = client.watch<KubeObject>(res, opts);
-  return {
-    close: () => w.close(),
-    [Symbol.asyncIterator]: (): AsyncIterator<WatchEvent<EncodedObject>> => {
-      const it = w[Symbol.asyncIterator]();
-      return {
-        next: async () => {
-          const r = await it.next();
-          return r.done === true ? { done: true, value: undefined } : { done: false, value: { type: r.value.type, object: { json: JSON.stringify(r.value.object) } } };
-        },
-        return: async () => {
-          w.close();
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
-}
-
 /**
- * Answers the requests arriving on `port` with the client `clientFor` gives for each user (main thread).
+ * Answers the requests arriving on `port` with the in-process client `clientFor` gives for each user (main
+ * thread); watches use its `watchEncoded`, so changes cross as the text they were stored with.
  * Returns a function that stops answering and closes every open watch.
  */
-export function serveClients(port: Port, clientFor: (user: UserInfo) => Client): () => void {
+export function serveClients(port: Port, clientFor: (user: UserInfo) => InProcessClient): () => void {
   // The changes already in the open batch, by text: item index and stored revision.
   const batched = new Map<string, { index: number; rv: number | undefined }>();
   const out = new Outbox<Reply>(port, () => batched.clear());
@@ -167,7 +146,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => Client):
   const onRequest = (m: unknown): void => {
     if (!isRequest(m)) return;
     if (m.t === 'call') {
-      let client: Client;
+      let client: InProcessClient;
       try {
         client = clientFor(m.user);
       } catch (e) {
@@ -179,7 +158,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => Client):
         (e: unknown) => out.send({ t: 'error', id: m.id, status: statusOf(e) }),
       );
     } else if (m.t === 'watch') {
-      const w = encodedWatch(clientFor(m.user), m.res, m.opts);
+      const w = clientFor(m.user).watchEncoded(m.res, m.opts);
       watches.set(m.id, w);
       void pump(m.id, w);
     } else {

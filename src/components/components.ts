@@ -4,7 +4,6 @@
  * of this thread through `serveClients`, so the API server and the components each have a core.
  */
 import { Worker } from 'node:worker_threads';
-import type { Client } from '../client/client.js';
 import type { ControllerOptions } from '../controllers/registry.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
 import type { ApiServer } from '../apiserver/server.js';
@@ -72,7 +71,7 @@ export class ComponentsWorker {
   constructor(
     private readonly config: ComponentsConfig,
     /** The in-process client the API server gives each component user. */
-    private readonly clientFor: (user: UserInfo) => Client,
+    private readonly clientFor: (user: UserInfo) => InProcessClient,
     /** Where the components' log lines go (default standard error). */
     private readonly log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
   ) {}
@@ -80,7 +79,7 @@ export class ComponentsWorker {
   /** Starts the thread; resolves once the components run. */
   async start(): Promise<void> {
     const worker = (this.worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: this.config }));
-    const clients = new Map<string, Client>();
+    const clients = new Map<string, InProcessClient>();
     this.stopServing = serveClients(worker, (user) => {
       const key = JSON.stringify(user);
       let c = clients.get(key);

@@ -5,7 +5,7 @@
  * remove nodes, pod logs, shutdown; and it knows the hosted nodes' specs (for the NodePort proxy).
  */
 import { Worker } from 'node:worker_threads';
-import type { Client } from '../client/client.js';
+import type { InProcessClient } from '../apiserver/in-process-client.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
 import type { NodeHostOptions, NodeHostView } from '../node/agent.js';
 import type { SimulatedNodeSpec } from '../node/kubelet/node-status.js';
@@ -55,7 +55,7 @@ export class NodeHostThread implements Pick<NodeHostView, 'nodeNames' | 'nodeSpe
   constructor(
     private readonly user: UserInfo,
     private readonly options: NodeHostThreadOptions,
-    private readonly clientFor: (user: UserInfo) => Client,
+    private readonly clientFor: (user: UserInfo) => InProcessClient,
     private readonly log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
   ) {
     for (const n of options.nodes) this.specs.set(n.name, n);
