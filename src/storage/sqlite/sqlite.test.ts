@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
+import { fdatasync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { registerBackendConformance, takeEvents } from '../conformance/suite.js';
 import { prefixEnd } from './_keys.js';
@@ -339,3 +340,29 @@ void test('watchers stay exact while writers, slow readers and compactions run t
     assert.equal(stalledError, 'Compacted');
     assert.deepEqual(stalledSeen, all.slice(0, stalledSeen.length));
   }));
+
+void test('one WAL sync covers every batch committed before it started, and writes are answered in commit order', async () => {
+  let syncs = 0;
+  // A slow disk: each sync takes 30 ms, so batches committed meanwhile must share the next one.
+  const slowSync = (fd: number, done: (err: NodeJS.ErrnoException | null) => void): void => {
+    syncs++;
+    setTimeout(() => fdatasync(fd, done), 30);
+  };
+  await withBackend({ fdatasync: slowSync }, async (b) => {
+    const answered: number[] = [];
+    const writes: Promise<void>[] = [];
+    // Twenty writes in twenty event-loop turns: twenty commits (batches).
+    for (let i = 0; i < 20; i++) {
+      writes.push(b.create(`/registry/t/${i}`, enc('{}')).then((rev) => void answered.push(rev)));
+      await new Promise((r) => setImmediate(r));
+    }
+    await Promise.all(writes);
+    assert.deepEqual(answered, [...answered].sort((x, y) => x - y), 'acknowledged in commit order');
+    assert.equal(answered.length, 20);
+    assert.ok(syncs >= 2 && syncs <= 4, `20 commits in turns during 30 ms syncs need 2-4 syncs, not ${syncs}`);
+    // A write after the last sync gets its own: nothing is acknowledged before a sync that covers it.
+    const before = syncs;
+    await b.create('/registry/t/last', enc('{}'));
+    assert.equal(syncs, before + 1);
+  });
+});
