@@ -217,12 +217,16 @@ export class NodeLifecycleController implements Controller {
     }
   }
 
-  /** `SwapNodeControllerTaint`: read the node fresh, swap, retry on conflict. */
+  /**
+   * `SwapNodeControllerTaint`: swap on the cached node first (upstream's first try reads with
+   * resourceVersion "0", from the API server's cache), then on a conflict read it fresh and retry.
+   */
   private async swapNodeControllerTaint(nodeName: string, add: Taint[], remove: Taint[]): Promise<boolean> {
     for (let attempt = 0; attempt < 5; attempt++) {
       let node: Node;
+      const cached = attempt === 0 ? this.nodeInformer.get(nodeName) : undefined;
       try {
-        node = await this.ctx.client.get<Node>(resources.nodes, nodeName);
+        node = cached ?? (await this.ctx.client.get<Node>(resources.nodes, nodeName));
       } catch (e) {
         if (isNotFound(e)) return false;
         throw e;
