@@ -65,6 +65,8 @@ export interface SchedulerOptions {
 }
 
 const assigned = (p: Pod): boolean => (p.spec?.nodeName ?? '') !== '';
+/** Scheduling cycles run back to back for at most this long before the loop yields its thread. */
+const schedulingSliceMs = 10;
 const json = (v: unknown): string => JSON.stringify(v ?? null);
 
 /** Node changes that can make pods schedulable (`nodeSchedulingPropertiesChange`). */
@@ -287,7 +289,14 @@ export class Scheduler {
   // ---- the loop ----
 
   private async loop(): Promise<void> {
+    let sliceStart = performance.now();
     for (;;) {
+      // A full queue pops without waiting: after each slice, let the thread's other work in (replies to the
+      // controllers sharing it, watch events), as kube-scheduler's goroutine shares the CPU with others.
+      if (performance.now() - sliceStart >= schedulingSliceMs) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        sliceStart = performance.now();
+      }
       const q = await this.queue.pop();
       if (q === undefined) return;
       try {
