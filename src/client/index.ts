@@ -20,6 +20,7 @@ export {
   isNewerResourceVersion,
   namespaceIndexFunc,
   objectKey,
+  trimManagedFields,
   type Informer,
   type InformerHandlers,
   type InformerOptions,

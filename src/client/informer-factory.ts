@@ -13,6 +13,8 @@ export interface InformerFactoryOptions {
   log?: (message: string, err?: unknown) => void;
   /** Default page size of the informers' lists. */
   pageSize?: number;
+  /** Applied by every informer that has no `transform` of its own (client-go's `WithTransform`). */
+  transform?: <T extends KubeObject>(obj: T) => T;
 }
 
 export interface InformerFactory {
@@ -43,6 +45,7 @@ export function createInformerFactory(client: Client, opts: InformerFactoryOptio
         if (opts.clock !== undefined) full.clock = opts.clock;
         if (opts.log !== undefined) full.log = opts.log;
         if (full.pageSize === undefined && opts.pageSize !== undefined) full.pageSize = opts.pageSize;
+        if (full.transform === undefined && opts.transform !== undefined) full.transform = opts.transform;
         const informer = createInformer<T>(client, res, full);
         entry = { informer: informer as unknown as Informer<KubeObject>, indexers: new Map(Object.entries(o.indexers ?? {})) };
         informers.set(key, entry);

@@ -6,7 +6,7 @@ import { resources } from '../api/resources.js';
 import type { KubeList, KubeObject, ListOptions } from './client.js';
 import { FakeClock } from './clock.js';
 import { FakeClient, settle, waitUntil } from './_fake-client.js';
-import { createInformer, isNewerResourceVersion, objectKey, type Informer } from './informer.js';
+import { createInformer, isNewerResourceVersion, objectKey, trimManagedFields, type Informer } from './informer.js';
 import { createInformerFactory } from './informer-factory.js';
 
 function pod(name: string, rv: string, nodeName = ''): Pod {
@@ -127,6 +127,31 @@ void describe('informer', () => {
     client.watches[0]?.send('MODIFIED', { ...pod('a', '2'), metadata: { ...pod('a', '2').metadata, managedFields: [{ manager: 'x' }] } });
     await waitUntil(() => inf.get('ns/a')?.metadata?.resourceVersion === '2', 'the update');
     assert.equal(inf.get('ns/a')?.metadata?.managedFields, undefined);
+  });
+
+  void test('trimManagedFields drops managedFields without touching a shared frozen object', () => {
+    const shared = Object.freeze({ ...pod('a', '1'), metadata: Object.freeze({ ...pod('a', '1').metadata, managedFields: [{ manager: 'kubelet' }] }) });
+    const trimmed = trimManagedFields(shared);
+    assert.equal(trimmed.metadata?.managedFields, undefined);
+    assert.equal(trimmed.metadata?.name, 'a');
+    assert.deepEqual(trimmed.spec, shared.spec);
+    assert.deepEqual(shared.metadata.managedFields, [{ manager: 'kubelet' }]);
+    const plain = pod('b', '1');
+    assert.equal(trimManagedFields(plain), plain, 'an object without managedFields is handed on as it is');
+  });
+
+  void test("a factory's transform applies to its informers that have none of their own", async (t) => {
+    const client = new FakeClient();
+    client.onList = () => Promise.resolve(podList([{ ...pod('a', '1'), metadata: { ...pod('a', '1').metadata, managedFields: [{ manager: 'kubectl' }] } }], '1'));
+    const factory = createInformerFactory(client, { clock: new FakeClock(), transform: trimManagedFields });
+    const trimmed = factory.informerFor<Pod>(resources.pods);
+    const own = factory.informerFor<Pod>(resources.pods, { namespace: 'ns', transform: (p) => ({ ...p, metadata: { ...p.metadata, labels: { own: 'yes' } } }) });
+    factory.start();
+    t.after(() => factory.stop());
+    await factory.waitForSync();
+    assert.equal(trimmed.get('ns/a')?.metadata?.managedFields, undefined);
+    assert.deepEqual(own.get('ns/a')?.metadata?.labels, { own: 'yes' });
+    assert.deepEqual(own.get('ns/a')?.metadata?.managedFields, [{ manager: 'kubectl' }]);
   });
 
   void test('watch events reach every handler in order; stale events are ignored', async (t) => {

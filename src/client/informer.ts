@@ -78,6 +78,18 @@ export function namespaceIndexFunc(obj: KubeObject): string[] {
  * True when resourceVersion `a` is newer than `b`. Integer resourceVersions (what etcd and kubemix hand out)
  * compare numerically; opaque ones only by inequality.
  */
+/**
+ * The transform kube-controller-manager's shared informers and kube-scheduler's pod informer use: the object
+ * without `metadata.managedFields` (nobody reads them there, and they are a large share of each object).
+ * Objects handed to informers may be shared and frozen, so this copies the two levels it changes.
+ */
+export function trimManagedFields<T extends KubeObject>(obj: T): T {
+  const md = obj.metadata;
+  if (md?.managedFields === undefined) return obj;
+  const { managedFields: _dropped, ...rest } = md;
+  return { ...obj, metadata: rest };
+}
+
 export function isNewerResourceVersion(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || a === '' || b === undefined || b === '') return true;
   if (/^\d+$/.test(a) && /^\d+$/.test(b)) return BigInt(a) > BigInt(b);

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { ResourceType } from '../api/resources.js';
 import type { Client, KubeObject } from '../client/client.js';
-import { createEventRecorder, createInformerFactory, realClock, WorkQueue, type InformerFactory } from '../client/index.js';
+import { createEventRecorder, createInformerFactory, realClock, trimManagedFields, WorkQueue, type InformerFactory } from '../client/index.js';
 import { standardIndexers, type Clock, type Controller, type ControllerContext, type EventRecorder, type Informer } from './_context.js';
 import { LeaderElector } from './_leader-election.js';
 import { controllerFactories, selectControllers, type ControllerOptions } from './registry.js';
@@ -114,7 +114,8 @@ export class ControllerManager {
     if (this.factory === undefined) {
       if (this.o.informerFactory !== undefined) this.factory = this.o.informerFactory;
       else {
-        const fo: Parameters<typeof createInformerFactory>[1] = { clock: this.clock };
+        // As kube-controller-manager's shared informers: no managedFields in the caches.
+        const fo: Parameters<typeof createInformerFactory>[1] = { clock: this.clock, transform: trimManagedFields };
         if (this.o.log !== undefined) fo.log = this.o.log;
         this.factory = createInformerFactory(this.o.client, fo);
         this.ownsFactory = true;

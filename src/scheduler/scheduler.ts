@@ -14,7 +14,7 @@ import { resources } from '../api/resources.js';
 import type { Client } from '../client/client.js';
 import { realClock, type Clock } from '../client/clock.js';
 import { createEventRecorder, type EventRecorder } from '../client/events.js';
-import { createInformer, type Informer } from '../client/informer.js';
+import { createInformer, trimManagedFields, type Informer } from '../client/informer.js';
 import { Cache } from './cache/cache.js';
 import type { FitError } from './framework/fit-error.js';
 import { ActionType, type ApiActions, type NominatingInfo, type SpreadingSelectorSource } from './framework/interfaces.js';
@@ -165,7 +165,8 @@ export class Scheduler {
     this.running = true;
     const opts = { clock: this.clock, log: this.log };
     const nodes = createInformer<Node>(this.client, resources.nodes, opts);
-    const pods = createInformer<Pod>(this.client, resources.pods, opts);
+    // kube-scheduler's pod informer drops managedFields (`newPodInformer`).
+    const pods = createInformer<Pod>(this.client, resources.pods, { ...opts, transform: trimManagedFields });
     this.podInformer = pods;
     this.pdbInformer = createInformer<PodDisruptionBudget>(this.client, resources.poddisruptionbudgets, opts);
     this.nsInformer = createInformer<Namespace>(this.client, resources.namespaces, opts);
