@@ -2,6 +2,7 @@
  * `framework.CycleState`: per-scheduling-cycle data plugins share between their extension points.
  * Data written in PreFilter is cloned when preemption or nominated pods evaluate "what if" states.
  */
+import type { NodeVerdicts } from './node-verdicts.js';
 
 export interface StateData {
   /** A copy safe to mutate independently (AddPod/RemovePod run on clones). */
@@ -17,6 +18,12 @@ export class CycleState {
    * per-node loop does not look up the skip set for every plugin and node.
    */
   filterPluginsToRun: readonly unknown[] | undefined = undefined;
+  /**
+   * The verdicts of the first `nodeObjectFilterCount` plugins of `filterPluginsToRun` (node-object filters)
+   * for this cycle's question, shared across cycles (see node-verdicts.ts); undefined when none lead.
+   */
+  nodeVerdicts: NodeVerdicts | undefined = undefined;
+  nodeObjectFilterCount = 0;
   /** Score plugins whose PreScore returned Skip. */
   skipScorePlugins: ReadonlySet<string> = new Set();
 
@@ -38,6 +45,8 @@ export class CycleState {
     c.skipFilterPlugins = this.skipFilterPlugins;
     c.skipScorePlugins = this.skipScorePlugins;
     c.filterPluginsToRun = this.filterPluginsToRun;
+    c.nodeVerdicts = this.nodeVerdicts;
+    c.nodeObjectFilterCount = this.nodeObjectFilterCount;
     return c;
   }
 }

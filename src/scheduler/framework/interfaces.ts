@@ -34,6 +34,17 @@ export interface FilterPlugin extends Plugin {
   filter(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status;
 }
 
+/**
+ * A Filter whose verdict depends only on the node object (`nodeInfo.node` and what `setNode` derives from
+ * it: name, labels, taints, unschedulable) and on the pod fields and PreFilter state that
+ * `nodeObjectFilterKey` names: never on the node's pods or resources. Equal keys promise equal verdicts
+ * for the same node object, so the framework may reuse a verdict of an earlier cycle (see
+ * node-verdicts.ts). The key is asked once per cycle, after PreFilter.
+ */
+export interface NodeObjectFilterPlugin extends FilterPlugin {
+  nodeObjectFilterKey(state: CycleState, pod: Pod): string;
+}
+
 export interface NominatingInfo {
   nominatedNodeName: string;
   /** `ModeOverride` sets/clears the nominated node; `ModeNoop` leaves it. */
@@ -115,6 +126,7 @@ function has(p: Plugin, method: string): boolean {
 
 export const isPreFilterPlugin = (p: Plugin): p is PreFilterPlugin => has(p, 'preFilter');
 export const isFilterPlugin = (p: Plugin): p is FilterPlugin => has(p, 'filter');
+export const isNodeObjectFilterPlugin = (p: Plugin): p is NodeObjectFilterPlugin => has(p, 'filter') && has(p, 'nodeObjectFilterKey');
 export const isPostFilterPlugin = (p: Plugin): p is PostFilterPlugin => has(p, 'postFilter');
 export const isPreScorePlugin = (p: Plugin): p is PreScorePlugin => has(p, 'preScore');
 export const isScorePlugin = (p: Plugin): p is ScorePlugin => has(p, 'score');

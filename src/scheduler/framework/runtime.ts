@@ -11,6 +11,7 @@ import {
   isBindPlugin,
   isEnqueueExtensions,
   isFilterPlugin,
+  isNodeObjectFilterPlugin,
   isPermitPlugin,
   isPostBindPlugin,
   isPostFilterPlugin,
@@ -47,6 +48,7 @@ import {
   type SpreadingSelectorSource,
 } from './interfaces.js';
 import type { Profile } from './profile.js';
+import { NodeVerdictsCache } from './node-verdicts.js';
 import type { Registry } from './registry.js';
 import { Code, Status, newStatus } from './status.js';
 import type { NodeInfo, PodInfo } from './types.js';
@@ -111,6 +113,8 @@ export class Framework implements Handle {
   private readonly namespaces: NamespaceLister | undefined;
   private readonly spreading: SpreadingSelectorSource | undefined;
   private actions: ApiActions | undefined;
+  /** Verdicts of the leading node-object filters, by question (see node-verdicts.ts). */
+  private readonly nodeVerdicts = new NodeVerdictsCache();
 
   constructor(opts: FrameworkOptions) {
     this.schedulerName = opts.profile.schedulerName;
@@ -229,8 +233,29 @@ export class Framework implements Handle {
       }
     }
     state.skipFilterPlugins = skip;
-    state.filterPluginsToRun = skip.size === 0 ? this.filterPlugins : this.filterPlugins.filter((p) => !skip.has(p.name));
+    const toRun = skip.size === 0 ? this.filterPlugins : this.filterPlugins.filter((p) => !skip.has(p.name));
+    state.filterPluginsToRun = toRun;
+    this.prepareNodeVerdicts(state, pod, toRun);
     return { result, status: Status.success(), unschedulablePlugins: new Set(pluginsWithNodes) };
+  }
+
+  /** Finds the leading node-object filters of the cycle and the verdicts for their question. */
+  private prepareNodeVerdicts(state: CycleState, pod: Pod, toRun: readonly FilterPlugin[]): void {
+    let key = '';
+    let n = 0;
+    for (; n < toRun.length; n++) {
+      const p = toRun[n] as FilterPlugin;
+      if (!isNodeObjectFilterPlugin(p)) break;
+      key += `${p.name}\u0000${p.nodeObjectFilterKey(state, pod)}\u0001`;
+    }
+    state.nodeObjectFilterCount = n;
+    if (n === 0) {
+      state.nodeVerdicts = undefined;
+      return;
+    }
+    const v = this.nodeVerdicts.get(key);
+    v.reserve(this.currentSnapshot.list().length);
+    state.nodeVerdicts = v;
   }
 
   runPreFilterExtensionAddPod(state: CycleState, podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): Status {
@@ -255,19 +280,45 @@ export class Framework implements Handle {
     return Status.success();
   }
 
-  /** `RunFilterPlugins`: stops at the first plugin that does not succeed and records it. */
+  /**
+   * `RunFilterPlugins`: stops at the first plugin that does not succeed and records it. The leading
+   * node-object filters' verdict comes from `state.nodeVerdicts` when it was computed for this node object
+   * (a snapshot NodeInfo only; errors are never stored).
+   */
   runFilterPlugins(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
     const skip = state.skipFilterPlugins;
     const toRun = state.filterPluginsToRun as readonly FilterPlugin[] | undefined;
     const plugins = toRun ?? this.filterPlugins;
-    for (let i = 0; i < plugins.length; i++) {
-      const p = plugins[i] as FilterPlugin;
-      if (toRun === undefined && skip.has(p.name)) continue;
-      const s = p.filter(state, pod, nodeInfo);
-      if (!s.isSuccess()) {
-        if (!s.isRejected()) return Status.error(`running "${p.name}" filter plugin: ${s.message()}`).withPlugin(p.name);
-        return s.withPlugin(p.name);
+    let from = 0;
+    const verdicts = toRun === undefined ? undefined : state.nodeVerdicts;
+    const node = nodeInfo.node;
+    if (verdicts !== undefined && node !== undefined && nodeInfo.snapshotIndex >= 0) {
+      const at = nodeInfo.snapshotIndex;
+      let v = verdicts.get(at, node);
+      if (v === undefined) {
+        v = this.runFilterPluginRange(state, pod, nodeInfo, plugins, 0, state.nodeObjectFilterCount);
+        if (v.code === Code.Error) return v;
+        verdicts.set(at, node, v);
       }
+      if (!v.isSuccess()) return v;
+      from = state.nodeObjectFilterCount;
+    } else if (toRun === undefined) {
+      for (let i = 0; i < plugins.length; i++) {
+        const p = plugins[i] as FilterPlugin;
+        if (skip.has(p.name)) continue;
+        const s = p.filter(state, pod, nodeInfo);
+        if (!s.isSuccess()) return filterFailure(p, s);
+      }
+      return Status.success();
+    }
+    return this.runFilterPluginRange(state, pod, nodeInfo, plugins, from, plugins.length);
+  }
+
+  private runFilterPluginRange(state: CycleState, pod: Pod, nodeInfo: NodeInfo, plugins: readonly FilterPlugin[], from: number, to: number): Status {
+    for (let i = from; i < to; i++) {
+      const p = plugins[i] as FilterPlugin;
+      const s = p.filter(state, pod, nodeInfo);
+      if (!s.isSuccess()) return filterFailure(p, s);
     }
     return Status.success();
   }
@@ -440,6 +491,12 @@ export class Framework implements Handle {
   runPostBindPlugins(state: CycleState, pod: Pod, nodeName: string): void {
     for (const p of this.postBindPlugins) p.postBind(state, pod, nodeName);
   }
+}
+
+/** A filter's non-success status as the framework reports it: rejections name the plugin, others become errors. */
+function filterFailure(p: FilterPlugin, s: Status): Status {
+  if (!s.isRejected()) return Status.error(`running "${p.name}" filter plugin: ${s.message()}`).withPlugin(p.name);
+  return s.withPlugin(p.name);
 }
 
 /** `PreFilterResult.Merge`: the intersection; undefined means all nodes. */

@@ -11,8 +11,8 @@ import {
   maxNodeScore,
   type ClusterEventWithHint,
   type EnqueueExtensions,
-  type FilterPlugin,
   type Handle,
+  type NodeObjectFilterPlugin,
   type NodeScore,
   type PreFilterPlugin,
   type PreFilterResult,
@@ -57,7 +57,7 @@ class PreScoreState implements StateData {
   }
 }
 
-export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+export class NodeAffinity implements PreFilterPlugin, NodeObjectFilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
   readonly name = Name;
   private readonly addedNodeSelector: NodeSelectorMatcher | undefined;
   private readonly addedPrefSchedTerms: PreferredSchedulingTerms | undefined;
@@ -111,6 +111,15 @@ export class NodeAffinity implements PreFilterPlugin, FilterPlugin, PreScorePlug
     const required = s?.required ?? new RequiredNodeAffinity(pod);
     if (!required.matchLabels(nodeInfo.labels, nodeInfo.name)) return statusPod;
     return Status.success();
+  }
+
+  /**
+   * The verdict reads the node's name and labels, this plugin's `addedAffinity` and the pod's nodeSelector
+   * and required node affinity (PreFilter's `RequiredNodeAffinity` is built from those two alone).
+   */
+  nodeObjectFilterKey(_state: CycleState, pod: Pod): string {
+    const spec = pod.spec;
+    return JSON.stringify([spec?.nodeSelector ?? null, spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null]);
   }
 
   preScore(state: CycleState, pod: Pod, _nodes: readonly NodeInfo[]): Status {

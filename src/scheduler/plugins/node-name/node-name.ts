@@ -1,7 +1,7 @@
 /** NodeName (pkg/scheduler/framework/plugins/nodename): a pod naming `spec.nodeName` fits only that node. */
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { CycleState } from '../../framework/cycle-state.js';
-import { ActionType, type ClusterEventWithHint, type EnqueueExtensions, type FilterPlugin, type Handle, type QueueingHint } from '../../framework/interfaces.js';
+import { ActionType, type ClusterEventWithHint, type EnqueueExtensions, type Handle, type NodeObjectFilterPlugin, type QueueingHint } from '../../framework/interfaces.js';
 import { names } from '../../framework/names.js';
 import { Code, Status, newStatus } from '../../framework/status.js';
 import type { NodeInfo } from '../../framework/types.js';
@@ -17,12 +17,16 @@ export function fits(pod: Pod, nodeName: string): boolean {
   return want === '' || want === nodeName;
 }
 
-export class NodeName implements FilterPlugin, EnqueueExtensions {
+export class NodeName implements NodeObjectFilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
     if (!fits(pod, nodeInfo.name)) return statusMismatch;
     return Status.success();
+  }
+
+  nodeObjectFilterKey(_state: CycleState, pod: Pod): string {
+    return pod.spec?.nodeName ?? '';
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

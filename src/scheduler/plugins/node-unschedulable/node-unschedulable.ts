@@ -5,7 +5,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { tolerationsTolerateTaint } from '../../framework/corev1.js';
 import type { CycleState } from '../../framework/cycle-state.js';
-import { ActionType, type ClusterEventWithHint, type EnqueueExtensions, type FilterPlugin, type Handle, type QueueingHint } from '../../framework/interfaces.js';
+import { ActionType, type ClusterEventWithHint, type EnqueueExtensions, type Handle, type NodeObjectFilterPlugin, type QueueingHint } from '../../framework/interfaces.js';
 import { names } from '../../framework/names.js';
 import { Code, Status, newStatus } from '../../framework/status.js';
 import type { NodeInfo } from '../../framework/types.js';
@@ -22,7 +22,7 @@ function toleratesUnschedulable(pod: Pod): boolean {
   return tolerationsTolerateTaint(pod.spec?.tolerations, { key: TaintNodeUnschedulable, effect: 'NoSchedule' });
 }
 
-export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
+export class NodeUnschedulable implements NodeObjectFilterPlugin, EnqueueExtensions {
   readonly name = Name;
 
   filter(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status {
@@ -30,6 +30,11 @@ export class NodeUnschedulable implements FilterPlugin, EnqueueExtensions {
     if (!nodeInfo.unschedulable) return Status.success();
     if (!toleratesUnschedulable(pod)) return statusUnschedulable;
     return Status.success();
+  }
+
+  /** The verdict reads `spec.unschedulable` of the node and whether the pod tolerates it. */
+  nodeObjectFilterKey(_state: CycleState, pod: Pod): string {
+    return toleratesUnschedulable(pod) ? 'tolerates' : '';
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -11,8 +11,8 @@ import {
   maxNodeScore,
   type ClusterEventWithHint,
   type EnqueueExtensions,
-  type FilterPlugin,
   type Handle,
+  type NodeObjectFilterPlugin,
   type NodeScore,
   type PreScorePlugin,
   type QueueingHint,
@@ -52,7 +52,7 @@ function preferNoScheduleTolerations(tols: readonly Toleration[] | undefined): T
   return (tols ?? []).filter((t) => t.effect === undefined || t.effect === '' || t.effect === 'PreferNoSchedule');
 }
 
-export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+export class TaintToleration implements NodeObjectFilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
   readonly name = Name;
   /** One status per taint object (node objects are immutable once cached). */
   private readonly statusByTaint = new WeakMap<Taint, Status>();
@@ -65,6 +65,11 @@ export class TaintToleration implements FilterPlugin, PreScorePlugin, ScorePlugi
     let s = this.statusByTaint.get(taint);
     if (s === undefined) this.statusByTaint.set(taint, (s = newStatus(Code.UnschedulableAndUnresolvable, untoleratedTaintReason(taint))));
     return s;
+  }
+
+  /** The verdict reads the node's taints and the pod's tolerations. */
+  nodeObjectFilterKey(_state: CycleState, pod: Pod): string {
+    return JSON.stringify(pod.spec?.tolerations ?? null);
   }
 
   preScore(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): Status {

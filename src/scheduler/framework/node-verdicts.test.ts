@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import { newTestFramework } from '../_testing/framework.js';
+import { makeNode, makePod, seededRandom } from '../_testing/wrappers.js';
+import { Cache } from '../cache/cache.js';
+import { newInTreeRegistry } from '../plugins/registry.js';
+import { SchedulingAlgorithm } from '../schedule-one.js';
+import { CycleState } from './cycle-state.js';
+import type { NodeObjectFilterPlugin } from './interfaces.js';
+import { NodeVerdictsCache } from './node-verdicts.js';
+import { defaultProfile } from './profile.js';
+import { Registry } from './registry.js';
+import { Framework } from './runtime.js';
+import { Code, Status, newStatus } from './status.js';
+
+const windowsTaint = { key: 'os', value: 'windows', effect: 'NoSchedule' } as const;
+
+function tableNodes(): Node[] {
+  return [
+    makeNode('linux-a').label('kubernetes.io/os', 'linux').label('zone', 'a').capacity({ cpu: '4', memory: '8Gi', pods: '10' }).obj(),
+    makeNode('linux-b').label('kubernetes.io/os', 'linux').label('zone', 'b').capacity({ cpu: '4', memory: '8Gi', pods: '10' }).obj(),
+    makeNode('windows').label('kubernetes.io/os', 'windows').taint(windowsTaint).capacity({ cpu: '4', memory: '8Gi', pods: '10' }).obj(),
+    makeNode('cordoned').label('kubernetes.io/os', 'linux').unschedulable().capacity({ cpu: '4', memory: '8Gi', pods: '10' }).obj(),
+    makeNode('noexec').label('kubernetes.io/os', 'linux').taint({ key: 'k', value: 'v', effect: 'NoExecute' }).capacity({ cpu: '4', memory: '8Gi', pods: '10' }).obj(),
+    makeNode('tiny').label('kubernetes.io/os', 'linux').capacity({ cpu: '100m', memory: '8Gi', pods: '10' }).obj(),
+  ];
+}
+
+function tablePods(): Pod[] {
+  return [
+    makePod('plain').req({ cpu: '500m' }).obj(),
+    makePod('linux').nodeSelector({ 'kubernetes.io/os': 'linux' }).obj(),
+    makePod('windows').nodeSelector({ 'kubernetes.io/os': 'windows' }).toleration({ key: 'os', operator: 'Equal', value: 'windows', effect: 'NoSchedule' }).obj(),
+    makePod('windows-untolerated').nodeSelector({ 'kubernetes.io/os': 'windows' }).obj(),
+    makePod('zone-b').nodeAffinityIn('zone', ['b']).obj(),
+    makePod('named').node('linux-b').obj(),
+    makePod('tolerates-cordon').toleration({ key: 'node.kubernetes.io/unschedulable', operator: 'Exists', effect: 'NoSchedule' }).obj(),
+    makePod('tolerates-all').toleration({ operator: 'Exists' }).req({ cpu: '200m' }).obj(),
+    makePod('plan9').nodeSelector({ 'kubernetes.io/os': 'plan9' }).obj(),
+    // The same shape again: answered from the verdicts of `linux`.
+    makePod('linux-2').nodeSelector({ 'kubernetes.io/os': 'linux' }).obj(),
+  ];
+}
+
+function describe(s: Status): string {
+  return `${s.code} ${s.failedPlugin()} ${s.message()}`;
+}
+
+void test('stored verdicts equal running every filter, for every pod and node of a table, over repeated cycles', () => {
+  const { fwk, snapshot } = newTestFramework({ nodes: tableNodes() });
+  for (let round = 0; round < 3; round++) {
+    for (const pod of tablePods()) {
+      const state = new CycleState();
+      const pre = fwk.runPreFilterPlugins(state, pod);
+      assert.ok(pre.status.isSuccess(), pod.metadata?.name);
+      assert.ok(state.nodeVerdicts !== undefined && state.nodeObjectFilterCount > 0);
+      for (const ni of snapshot.list()) {
+        const slow = state.clone();
+        slow.nodeVerdicts = undefined;
+        slow.nodeObjectFilterCount = 0;
+        const want = fwk.runFilterPlugins(slow, pod, ni);
+        assert.equal(describe(fwk.runFilterPlugins(state, pod, ni)), describe(want), `${pod.metadata?.name ?? ''} on ${ni.name}`);
+      }
+    }
+  }
+});
+
+void test('a NodeInfo outside the snapshot (preemption and nominated-pod copies) runs the filters', () => {
+  const { fwk, snapshot } = newTestFramework({ nodes: tableNodes() });
+  const pod = makePod('windows-untolerated').nodeSelector({ 'kubernetes.io/os': 'windows' }).obj();
+  const state = new CycleState();
+  fwk.runPreFilterPlugins(state, pod);
+  const ni = snapshot.get('windows');
+  assert.ok(ni !== undefined);
+  const copy = ni.snapshot();
+  assert.equal(copy.snapshotIndex, -1);
+  assert.equal(describe(fwk.runFilterPlugins(state, pod, copy)), describe(fwk.runFilterPlugins(state, pod, ni)));
+  assert.equal(describe(fwk.runFilterPlugins(state, pod, copy)), `${Code.UnschedulableAndUnresolvable} TaintToleration node(s) had untolerated taint {os: windows}`);
+});
+
+/** A node-object filter that counts its calls and rejects nodes labelled `reject`. */
+function countingFilter(calls: string[]): NodeObjectFilterPlugin {
+  return {
+    name: 'CountingFilter',
+    filter: (_s, _p, ni) => {
+      calls.push(ni.name);
+      return ni.labels['reject'] === undefined ? Status.success() : newStatus(Code.UnschedulableAndUnresolvable, 'rejected');
+    },
+    nodeObjectFilterKey: (_s, pod) => pod.metadata?.labels?.['shape'] ?? '',
+  };
+}
+
+function countingSetup(calls: string[]): { fwk: Framework; cache: Cache; algo: SchedulingAlgorithm } {
+  const registry = newInTreeRegistry().merge(new Registry({ CountingFilter: () => countingFilter(calls) }));
+  const fwk = new Framework({ registry, profile: { schedulerName: 'test', plugins: [{ name: 'PrioritySort' }, { name: 'CountingFilter' }, ...defaultProfile().plugins.filter((p) => p.name !== 'PrioritySort')] }, random: seededRandom(1) });
+  const cache = new Cache();
+  for (const n of ['n1', 'n2', 'n3']) cache.addNode(makeNode(n).capacity({ cpu: '4', memory: '8Gi', pods: '10' }).obj());
+  return { fwk, cache, algo: new SchedulingAlgorithm({ cache, random: seededRandom(1) }) };
+}
+
+void test('an equal key reuses the verdicts; a new node object or another key runs the filter again', () => {
+  const calls: string[] = [];
+  const { cache, algo, fwk } = countingSetup(calls);
+  assert.equal(algo.schedulingCycle(fwk, makePod('a').label('shape', 'x').obj()).kind, 'assumed');
+  assert.deepEqual(calls.sort(), ['n1', 'n2', 'n3']);
+  calls.length = 0;
+  assert.equal(algo.schedulingCycle(fwk, makePod('b').label('shape', 'x').obj()).kind, 'assumed');
+  assert.deepEqual(calls, [], 'pods assumed on nodes do not change the node objects');
+  cache.updateNode(undefined, makeNode('n2').label('reject', 'yes').capacity({ cpu: '4', memory: '8Gi', pods: '10' }).obj());
+  const out = algo.schedulingCycle(fwk, makePod('c').label('shape', 'x').obj());
+  assert.deepEqual(calls, ['n2']);
+  assert.ok(out.kind === 'assumed' && out.nodeName !== 'n2');
+  calls.length = 0;
+  algo.schedulingCycle(fwk, makePod('d').label('shape', 'y').obj());
+  assert.deepEqual(calls.sort(), ['n1', 'n2', 'n3']);
+});
+
+function cycleMessage(algo: SchedulingAlgorithm, fwk: Framework, pod: Pod): string {
+  const out = algo.schedulingCycle(fwk, pod);
+  return out.kind === 'assumed' ? `assumed on ${out.nodeName}` : out.status.message();
+}
+
+void test("changes of a node's labels, taints, unschedulable and allocatable reach the next cycle of the same shape", () => {
+  const fwk = new Framework({ registry: newInTreeRegistry(), profile: defaultProfile(), random: seededRandom(1) });
+  const cache = new Cache();
+  const algo = new SchedulingAlgorithm({ cache, random: seededRandom(1) });
+  const node = (b: ReturnType<typeof makeNode>): Node => b.capacity({ cpu: '1', memory: '8Gi', pods: '10' }).obj();
+  cache.addNode(node(makeNode('n').label('kubernetes.io/os', 'linux')));
+  const pod = (name: string): Pod => makePod(name).nodeSelector({ 'kubernetes.io/os': 'linux' }).req({ cpu: '100m' }).obj();
+  assert.equal(cycleMessage(algo, fwk, pod('p1')), 'assumed on n');
+  cache.updateNode(undefined, node(makeNode('n').label('kubernetes.io/os', 'windows')));
+  assert.equal(cycleMessage(algo, fwk, pod('p2')), "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+  cache.updateNode(undefined, node(makeNode('n').label('kubernetes.io/os', 'linux').taint(windowsTaint)));
+  assert.equal(cycleMessage(algo, fwk, pod('p3')), '0/1 nodes are available: 1 node(s) had untolerated taint {os: windows}. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+  cache.updateNode(undefined, node(makeNode('n').label('kubernetes.io/os', 'linux').unschedulable()));
+  assert.equal(cycleMessage(algo, fwk, pod('p4')), '0/1 nodes are available: 1 node(s) were unschedulable. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+  cache.updateNode(undefined, node(makeNode('n').label('kubernetes.io/os', 'linux')));
+  assert.equal(cycleMessage(algo, fwk, pod('p5')), 'assumed on n');
+  cache.updateNode(undefined, makeNode('n').label('kubernetes.io/os', 'linux').capacity({ cpu: '150m', memory: '8Gi', pods: '10' }).obj());
+  assert.equal(cycleMessage(algo, fwk, pod('p6')), '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.');
+});
+
+void test('the verdicts cache keeps the most recently used questions', () => {
+  const c = new NodeVerdictsCache(2);
+  const a = c.get('a');
+  const b = c.get('b');
+  assert.equal(c.get('a'), a);
+  c.get('c');
+  assert.equal(c.size(), 2);
+  assert.equal(c.get('a'), a, "'b' was the least recently used");
+  assert.notEqual(c.get('b'), b);
+});
