@@ -147,3 +147,50 @@ void test('the free capacity kept on NodeInfo equals allocatable minus requested
   c.removePod(p2);
   check();
 });
+
+void test("the scorers' cpu and memory copies on NodeInfo equal allocatable, requested and nonZeroRequested through adds, removals, node updates and snapshot copies", () => {
+  const c = new Cache();
+  const s = new Snapshot();
+  const node = (cpu: string): ReturnType<typeof makeNode> => makeNode('n1').capacity({ cpu, memory: '1Gi', pods: '3' });
+  c.addNode(node('2').obj());
+  const check = (): void => {
+    c.updateSnapshot(s);
+    for (const ni of [c.nodeInfo('n1'), s.get('n1'), s.get('n1')?.snapshot()]) {
+      assert.ok(ni);
+      assert.deepEqual(
+        [ni.allocatableMilliCPU, ni.allocatableMemory, ni.requestedMilliCPU, ni.requestedMemory, ni.nonZeroMilliCPU, ni.nonZeroMemory],
+        [ni.allocatable.milliCPU, ni.allocatable.memory, ni.requested.milliCPU, ni.requested.memory, ni.nonZeroRequested.milliCPU, ni.nonZeroRequested.memory],
+      );
+    }
+  };
+  check();
+  const p1 = makePod('p1').req({ cpu: '500m', memory: '100Mi' }).node('n1').obj();
+  const p2 = makePod('p2').container({ name: 'c', image: 'x' }).node('n1').obj();
+  c.assumePod(p1);
+  check();
+  c.addPod(p2);
+  check();
+  assert.equal(s.get('n1')?.nonZeroMilliCPU, 600, 'the container without requests counts 100m for scoring');
+  c.updateNode(undefined, node('4').obj());
+  check();
+  c.removePod(p1);
+  check();
+  c.forgetPod(p1);
+  c.removePod(p2);
+  check();
+});
+
+void test('nodes without images share one empty imageStates map; a node reporting images gets its own', () => {
+  const c = new Cache();
+  const s = new Snapshot();
+  c.addNode(makeNode('a').obj());
+  c.addNode(makeNode('b').obj());
+  c.updateSnapshot(s);
+  assert.equal(s.get('a')?.imageStates, s.get('b')?.imageStates);
+  assert.equal(s.get('a')?.imageStates.size, 0);
+  c.updateNode(undefined, makeNode('b').images({ 'nginx:1.25': 50_000_000 }).obj());
+  c.updateSnapshot(s);
+  assert.notEqual(s.get('a')?.imageStates, s.get('b')?.imageStates);
+  assert.equal(s.get('a')?.imageStates.size, 0);
+  assert.deepEqual(s.get('b')?.imageStates.get('nginx:1.25'), { size: 50_000_000, numNodes: 1 });
+});

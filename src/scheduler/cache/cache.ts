@@ -42,6 +42,11 @@ export class Cache {
   private readonly podStates = new Map<string, PodState>();
   private readonly nodeTree = new NodeTree();
   private readonly imageStates = new Map<string, ImageState>();
+  /**
+   * The `imageStates` of every node reporting no images: one shared (never mutated) map, so ImageLocality's
+   * check of its size stays in cache instead of reading one map per node.
+   */
+  private readonly noImageStates = new Map<string, ImageStateSummary>();
   /** Nodes changed since the last snapshot update (names; the info may be gone). */
   private readonly dirty = new Set<string>();
   private lastSnapshot: Snapshot | undefined;
@@ -114,7 +119,7 @@ export class Cache {
         if (!sum.has(name)) sum.set(name, { size: st.size, numNodes: st.nodes.size });
       }
     }
-    ni.imageStates = sum;
+    ni.imageStates = sum.size === 0 ? this.noImageStates : sum;
   }
 
   private removeNodeImageStates(node: Node): void {

@@ -246,6 +246,16 @@ export class NodeInfo {
   freeMemory = 0;
   freeEphemeralStorage = 0;
   freePods = 0;
+  /**
+   * Copies of `allocatable`, `requested` and `nonZeroRequested` cpu and memory for the scorers
+   * (NodeResourcesFit, NodeResourcesBalancedAllocation), kept beside the free amounts for the same reason.
+   */
+  allocatableMilliCPU = 0;
+  allocatableMemory = 0;
+  requestedMilliCPU = 0;
+  requestedMemory = 0;
+  nonZeroMilliCPU = 0;
+  nonZeroMemory = 0;
 
   constructor(...pods: Pod[]) {
     for (const p of pods) this.addPod(p);
@@ -268,6 +278,12 @@ export class NodeInfo {
     this.freeMemory = a.memory - r.memory;
     this.freeEphemeralStorage = a.ephemeralStorage - r.ephemeralStorage;
     this.freePods = a.allowedPodNumber - this.pods.length;
+    this.allocatableMilliCPU = a.milliCPU;
+    this.allocatableMemory = a.memory;
+    this.requestedMilliCPU = r.milliCPU;
+    this.requestedMemory = r.memory;
+    this.nonZeroMilliCPU = this.nonZeroRequested.milliCPU;
+    this.nonZeroMemory = this.nonZeroRequested.memory;
   }
 
   /** Removes the node object, keeping pods (a node deleted while its pods are still cached). */
@@ -338,6 +354,12 @@ export class NodeInfo {
     this.freeMemory = o.freeMemory;
     this.freeEphemeralStorage = o.freeEphemeralStorage;
     this.freePods = o.freePods;
+    this.allocatableMilliCPU = o.allocatableMilliCPU;
+    this.allocatableMemory = o.allocatableMemory;
+    this.requestedMilliCPU = o.requestedMilliCPU;
+    this.requestedMemory = o.requestedMemory;
+    this.nonZeroMilliCPU = o.nonZeroMilliCPU;
+    this.nonZeroMemory = o.nonZeroMemory;
   }
 
   /** `NodeInfo.Snapshot()`: a copy whose lists and accounting can change independently. */
@@ -362,6 +384,12 @@ export class NodeInfo {
     c.freeMemory = this.freeMemory;
     c.freeEphemeralStorage = this.freeEphemeralStorage;
     c.freePods = this.freePods;
+    c.allocatableMilliCPU = this.allocatableMilliCPU;
+    c.allocatableMemory = this.allocatableMemory;
+    c.requestedMilliCPU = this.requestedMilliCPU;
+    c.requestedMemory = this.requestedMemory;
+    c.nonZeroMilliCPU = this.nonZeroMilliCPU;
+    c.nonZeroMemory = this.nonZeroMemory;
     return c;
   }
 }

@@ -53,16 +53,16 @@ export function isDefaultCpuMemory(resources: readonly ResourceSpec[]): boolean 
 
 /** LeastAllocated over cpu and memory with weight 1 each; equal to the generic path. */
 export function leastAllocatedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podMem: number): number {
-  const allocCpu = nodeInfo.allocatable.milliCPU;
-  const allocMem = nodeInfo.allocatable.memory;
+  const allocCpu = nodeInfo.allocatableMilliCPU;
+  const allocMem = nodeInfo.allocatableMemory;
   let sum = 0;
   let w = 0;
   if (allocCpu !== 0) {
-    sum += leastRequestedScore(nodeInfo.nonZeroRequested.milliCPU + podCpu, allocCpu);
+    sum += leastRequestedScore(nodeInfo.nonZeroMilliCPU + podCpu, allocCpu);
     w++;
   }
   if (allocMem !== 0) {
-    sum += leastRequestedScore(nodeInfo.nonZeroRequested.memory + podMem, allocMem);
+    sum += leastRequestedScore(nodeInfo.nonZeroMemory + podMem, allocMem);
     w++;
   }
   return w === 0 ? 0 : Math.trunc(sum / w);
@@ -70,11 +70,11 @@ export function leastAllocatedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podM
 
 /** BalancedAllocation over cpu and memory (actual requests); equal to the generic path. */
 export function balancedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podMem: number): number {
-  const allocCpu = nodeInfo.allocatable.milliCPU;
-  const allocMem = nodeInfo.allocatable.memory;
+  const allocCpu = nodeInfo.allocatableMilliCPU;
+  const allocMem = nodeInfo.allocatableMemory;
   if (allocCpu === 0 || allocMem === 0) return 100;
-  const fc = Math.min(1, (nodeInfo.requested.milliCPU + podCpu) / allocCpu);
-  const fm = Math.min(1, (nodeInfo.requested.memory + podMem) / allocMem);
+  const fc = Math.min(1, (nodeInfo.requestedMilliCPU + podCpu) / allocCpu);
+  const fm = Math.min(1, (nodeInfo.requestedMemory + podMem) / allocMem);
   const std = Math.abs((fc - fm) / 2);
   return Math.trunc((1 - std) * 100);
 }
