@@ -31,6 +31,7 @@ import { Code, Status, newStatus } from '../../framework/status.js';
 import type { NodeInfo, PodInfo } from '../../framework/types.js';
 import { asPod } from '../_hints.js';
 import { DomainCountsCache, MatchCounts, memoKey, type DomainCounts } from './_domain-counts.js';
+import { TopologyValues } from './_topology-values.js';
 
 export const Name = names.PodTopologySpread;
 export const ErrReasonConstraintsNotMatch = "node(s) didn't match pod topology spread constraints";
@@ -140,8 +141,10 @@ class PreScoreState implements StateData {
   /** The match-count memo's id of `constraints[i]` (selector and namespace). */
   selectorIds: number[] = [];
   namespace = '';
-  /** `topologyPairToPodCounts` of `constraints[i]`'s topology key by value (undefined for hostname). */
-  countsByValue: (Map<string, number> | undefined)[] = [];
+  /** The nodes' values of `constraints[i]`'s topology key, as ids. */
+  topologyValues: TopologyValues[] = [];
+  /** `topologyPairToPodCounts` of `constraints[i]`'s topology key by value id (undefined for hostname). */
+  countsById: (Map<number, number> | undefined)[] = [];
   /** For a hostname `constraints[i]`: every node's count of matching pods, by position in `nodes`. */
   hostCounts: (DomainCounts | undefined)[] = [];
   nodes: readonly NodeInfo[] = [];
@@ -175,6 +178,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
   private readonly systemDefaulted: boolean;
   private readonly matchCounts = new MatchCounts();
   private readonly domainCounts = new DomainCountsCache();
+  private readonly topologyValues = new Map<string, TopologyValues>();
 
   constructor(
     private readonly handle: Handle,
@@ -258,6 +262,17 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
       },
     }, this.matchCounts);
     return dc;
+  }
+
+  /** The value ids of a topology key, ready for a cycle over `numNodes` nodes. */
+  private topologyValuesOf(key: string, numNodes: number): TopologyValues {
+    let tv = this.topologyValues.get(key);
+    if (tv === undefined) {
+      if (this.topologyValues.size >= 64) this.topologyValues.clear();
+      this.topologyValues.set(key, (tv = new TopologyValues(key)));
+    }
+    tv.beginCycle(numNodes);
+    return tv;
   }
 
   // ---- filtering ----
@@ -379,28 +394,35 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     s.constraints = tsc.length > 0 ? this.filterConstraints(tsc, pod.metadata?.labels, 'ScheduleAnyway') : this.buildDefaultConstraints(pod, 'ScheduleAnyway');
     if (s.constraints.length === 0) return newStatus(Code.Skip);
     const topoSize = new Array<number>(s.constraints.length).fill(0);
-    // Per topology key: value -> its pair key (looked up by the node's label string, not a new pair string).
-    const domains = new Map<string, Map<string, string>>();
-    const domainOf: (Map<string, string> | undefined)[] = s.constraints.map((c) => {
+    const tvs = s.constraints.map((c) => this.topologyValuesOf(c.topologyKey, allNodes.length));
+    s.topologyValues = tvs;
+    // Per topology key (hostname aside): value id -> its pair key, in the order the nodes first show it.
+    const domains = new Map<string, Map<number, string>>();
+    const domainOf: (Map<number, string> | undefined)[] = s.constraints.map((c) => {
       if (c.topologyKey === labelHostname) return undefined;
       let d = domains.get(c.topologyKey);
-      if (d === undefined) domains.set(c.topologyKey, (d = new Map<string, string>()));
+      if (d === undefined) domains.set(c.topologyKey, (d = new Map<number, string>()));
       return d;
     });
-    for (const n of filteredNodes) {
-      if (requireAllTopologies && !nodeLabelsMatchSpreadConstraints(n.labels, s.constraints)) {
-        s.ignoredNodes.add(n.name);
-        continue;
+    nodes: for (const n of filteredNodes) {
+      if (requireAllTopologies) {
+        for (const tv of tvs) {
+          if (tv.idOf(n) < 0) {
+            s.ignoredNodes.add(n.name);
+            continue nodes;
+          }
+        }
       }
       for (let i = 0; i < s.constraints.length; i++) {
         const d = domainOf[i];
         if (d === undefined) continue;
-        const c = s.constraints[i] as Constraint;
-        const value = n.labels[c.topologyKey] ?? '';
-        if (!d.has(value)) {
-          const key = pairKey(c.topologyKey, value);
+        const tv = tvs[i] as TopologyValues;
+        let id = tv.idOf(n);
+        if (id < 0) id = tv.intern('');
+        if (!d.has(id)) {
+          const key = pairKey(tv.key, tv.valueOf(id));
           s.topologyPairToPodCounts.set(key, 0);
-          d.set(value, key);
+          d.set(id, key);
           topoSize[i] = (topoSize[i] ?? 0) + 1;
         }
       }
@@ -415,18 +437,19 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     for (const [i, c] of s.constraints.entries()) {
       if (c.topologyKey === labelHostname) continue;
       const dc = this.countsFor(lister, pod, c, selectorKeys[i] ?? '', requiredKeys, required);
-      for (const [value, key] of domainOf[i] ?? []) {
-        const n = dc.total(value);
+      const tv = tvs[i] as TopologyValues;
+      for (const [id, key] of domainOf[i] ?? []) {
+        const n = dc.total(tv.valueOf(id));
         if (n !== undefined) s.topologyPairToPodCounts.set(key, (s.topologyPairToPodCounts.get(key) ?? 0) + n);
       }
     }
-    const byTopologyKey = new Map<string, Map<string, number>>();
+    const byTopologyKey = new Map<string, Map<number, number>>();
     for (const [tpKey, d] of domains) {
-      const counts = new Map<string, number>();
-      for (const [value, key] of d) counts.set(value, s.topologyPairToPodCounts.get(key) ?? 0);
+      const counts = new Map<number, number>();
+      for (const [id, key] of d) counts.set(id, s.topologyPairToPodCounts.get(key) ?? 0);
       byTopologyKey.set(tpKey, counts);
     }
-    s.countsByValue = s.constraints.map((c) => byTopologyKey.get(c.topologyKey));
+    s.countsById = s.constraints.map((c) => byTopologyKey.get(c.topologyKey));
     // Score counts a node's matching pods whatever the inclusion policies say: one count per node.
     s.nodes = allNodes;
     s.hostCounts = s.constraints.map((c, i) => {
@@ -442,14 +465,14 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
   score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
     const s = state.read<PreScoreState>(preScoreStateKey);
     if (s === undefined) return { score: 0, status: Status.error(`reading "${preScoreStateKey}" from cycleState: not found`) };
-    if (s.ignoredNodes.has(nodeInfo.name)) return { score: 0, status: Status.success() };
+    if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(nodeInfo.name)) return { score: 0, status: Status.success() };
     let score = 0;
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i] as Constraint;
-      const tpVal = nodeInfo.labels[c.topologyKey];
-      if (tpVal === undefined) continue;
+      const id = (s.topologyValues[i] as TopologyValues).idOf(nodeInfo);
+      if (id < 0) continue;
       let cnt: number;
-      if (c.topologyKey !== labelHostname) cnt = s.countsByValue[i]?.get(tpVal) ?? 0;
+      if (c.topologyKey !== labelHostname) cnt = s.countsById[i]?.get(id) ?? 0;
       else {
         const hc = s.hostCounts[i];
         const at = nodeInfo.snapshotIndex;
@@ -469,13 +492,14 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     if (s === undefined) return Status.success();
     let minScore = Number.MAX_SAFE_INTEGER;
     let maxScore = 0;
+    const ignored = s.ignoredNodes.size > 0;
     for (const sc of scores) {
-      if (s.ignoredNodes.has(sc.name)) continue;
+      if (ignored && s.ignoredNodes.has(sc.name)) continue;
       if (sc.score < minScore) minScore = sc.score;
       if (sc.score > maxScore) maxScore = sc.score;
     }
     for (const sc of scores) {
-      if (s.ignoredNodes.has(sc.name)) {
+      if (ignored && s.ignoredNodes.has(sc.name)) {
         sc.score = 0;
         continue;
       }
