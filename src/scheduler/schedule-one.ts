@@ -195,7 +195,7 @@ export class SchedulingAlgorithm {
         if (feasible.length >= numNodesToFind) break;
       } else {
         // Each node is visited once per loop (and the nominated-node check happens before the loop).
-        diagnosis.nodeToStatus.appendNew(ni.name, s);
+        diagnosis.nodeToStatus.appendNew(ni.name, s, ni.snapshotIndex);
         const plugin = s.failedPlugin();
         if (plugin !== '') {
           if (s.code === Code.Pending) diagnosis.pendingPlugins.add(plugin);

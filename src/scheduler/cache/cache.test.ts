@@ -194,3 +194,29 @@ void test('nodes without images share one empty imageStates map; a node reportin
   assert.equal(s.get('a')?.imageStates.size, 0);
   assert.deepEqual(s.get('b')?.imageStates.get('nginx:1.25'), { size: 50_000_000, numNodes: 1 });
 });
+
+void test("a NodeInfo's lowest pod priority follows its pods through adds, removals and snapshot copies", () => {
+  const c = new Cache();
+  const s = new Snapshot();
+  c.addNode(makeNode('n1').obj());
+  const low = makePod('low').priority(-5).node('n1').obj();
+  const high = makePod('high').priority(100).node('n1').obj();
+  const lowest = (): (number | undefined)[] => {
+    c.updateSnapshot(s);
+    return [c.nodeInfo('n1')?.lowestPodPriority(), s.get('n1')?.lowestPodPriority(), s.get('n1')?.snapshot().lowestPodPriority()];
+  };
+  assert.deepEqual(lowest(), [Infinity, Infinity, Infinity]);
+  c.addPod(high);
+  assert.deepEqual(lowest(), [100, 100, 100]);
+  c.assumePod(low);
+  assert.deepEqual(lowest(), [-5, -5, -5]);
+  const copy = s.get('n1')?.snapshot();
+  assert.ok(copy);
+  copy.removePod(low);
+  assert.equal(copy.lowestPodPriority(), 100);
+  assert.equal(s.get('n1')?.lowestPodPriority(), -5, 'a copy is independent');
+  c.forgetPod(low);
+  assert.deepEqual(lowest(), [100, 100, 100]);
+  c.addPod(makePod('plain').node('n1').obj());
+  assert.deepEqual(lowest(), [0, 0, 0]);
+});

@@ -5,6 +5,7 @@
  */
 import type { Node, Pod, PodAffinityTerm, Taint, WeightedPodAffinityTerm } from 'kubernetes-types/core/v1.js';
 import { labelSelectorAsSelector, type Labels, type Selector } from '../../api/labels.js';
+import { podPriority } from './corev1.js';
 import { Resource, calculatePodResource } from './resources.js';
 
 /** `framework.AffinityTerm`: a parsed PodAffinityTerm. */
@@ -256,6 +257,8 @@ export class NodeInfo {
   requestedMemory = 0;
   nonZeroMilliCPU = 0;
   nonZeroMemory = 0;
+  /** `lowestPodPriority()` once asked; dropped whenever the pods change. */
+  private lowestPriority: number | undefined = undefined;
 
   constructor(...pods: Pod[]) {
     for (const p of pods) this.addPod(p);
@@ -284,6 +287,22 @@ export class NodeInfo {
     this.requestedMemory = r.memory;
     this.nonZeroMilliCPU = this.nonZeroRequested.milliCPU;
     this.nonZeroMemory = this.nonZeroRequested.memory;
+  }
+
+  /**
+   * The lowest priority among the node's pods (Infinity without pods): preemption skips nodes with no
+   * lower-priority pod than the preemptor without looking at each pod.
+   */
+  lowestPodPriority(): number {
+    if (this.lowestPriority === undefined) {
+      let min = Infinity;
+      for (const p of this.pods) {
+        const prio = podPriority(p.pod);
+        if (prio < min) min = prio;
+      }
+      this.lowestPriority = min;
+    }
+    return this.lowestPriority;
   }
 
   /** Removes the node object, keeping pods (a node deleted while its pods are still cached). */
@@ -327,6 +346,7 @@ export class NodeInfo {
       else this.usedPorts.remove(hp.ip, hp.protocol, hp.port);
     }
     this.podsMemo = undefined;
+    this.lowestPriority = undefined;
     this.refreshFree();
     this.generation++;
   }
@@ -350,6 +370,7 @@ export class NodeInfo {
     // Keep the memo only for a copy of the same pods' selector-relevant fields (`o` is a fresh clone).
     if (o.podsMatchStamp === 0 || o.podsMatchStamp !== this.podsMatchStamp) this.podsMemo = o.podsMemo;
     this.podsMatchStamp = o.podsMatchStamp;
+    this.lowestPriority = o.lowestPriority;
     this.freeMilliCPU = o.freeMilliCPU;
     this.freeMemory = o.freeMemory;
     this.freeEphemeralStorage = o.freeEphemeralStorage;

@@ -143,6 +143,21 @@ function earliestPodStartTime(v: Victims, now: number): number | undefined {
   return earliest;
 }
 
+/**
+ * `m.get(list[i].name)` as a function of `i`: from the statuses laid out by position when the filter loop
+ * recorded them with positions in `list` (no name index over every node), else by name.
+ */
+function statusesByPosition(m: NodeToStatusReader, list: readonly NodeInfo[]): (i: number) => Status {
+  if (m instanceof NodeToStatus) {
+    const recorded = m.byPosition(list);
+    if (recorded !== undefined) {
+      const absent = m.absentNodesStatus();
+      return (i) => recorded[i] ?? absent;
+    }
+  }
+  return (i) => m.get((list[i] as NodeInfo).name);
+}
+
 export class DefaultPreemption implements PostFilterPlugin {
   readonly name = Name;
   private readonly minPct: number;
@@ -204,8 +219,10 @@ export class DefaultPreemption implements PostFilterPlugin {
     const unresolvable = newStatus(Code.UnschedulableAndUnresolvable, msgPreemptionNotHelpful);
     const notHelpful = new NodeToStatus();
     const potential: NodeInfo[] = [];
-    for (const n of allNodes) {
-      if (m.get(n.name).code === Code.UnschedulableAndUnresolvable) notHelpful.appendNew(n.name, unresolvable);
+    const statusAt = statusesByPosition(m, allNodes);
+    for (let i = 0; i < allNodes.length; i++) {
+      const n = allNodes[i] as NodeInfo;
+      if (statusAt(i).code === Code.UnschedulableAndUnresolvable) notHelpful.appendNew(n.name, unresolvable);
       else potential.push(n);
     }
     if (potential.length === 0) {
@@ -239,8 +256,8 @@ export class DefaultPreemption implements PostFilterPlugin {
     for (let i = 0; i < potential.length; i++) {
       const original = potential[(offset + i) % potential.length] as NodeInfo;
       // Same outcome as selectVictimsOnNode without copying a node that has no lower-priority pod.
-      if (!original.pods.some((p) => podPriority(p.pod) < prio)) {
-        nodeStatuses.appendNew(original.name, noVictims);
+      if (original.lowestPodPriority() >= prio) {
+        nodeStatuses.appendNew(original.name, noVictims, original.snapshotIndex);
         continue;
       }
       const nodeInfoCopy = original.snapshot();
@@ -256,7 +273,7 @@ export class DefaultPreemption implements PostFilterPlugin {
         continue;
       }
       if (status.isSuccess() && r.victims.length === 0) status = Status.error(`expected at least one victim pod on node "${nodeInfoCopy.name}"`);
-      nodeStatuses.appendNew(nodeInfoCopy.name, status);
+      nodeStatuses.appendNew(nodeInfoCopy.name, status, original.snapshotIndex);
     }
     return { candidates: [...nonViolating, ...violating], nodeStatuses };
   }

@@ -6,7 +6,7 @@ import { CycleState } from '../../framework/cycle-state.js';
 import { Code } from '../../framework/status.js';
 import { NodeInfo } from '../../framework/types.js';
 import { balancedResourceScorer } from '../node-resources-balanced-allocation/node-resources-balanced-allocation.js';
-import { NodeResourcesFit } from './node-resources-fit.js';
+import { NodeResourcesFit, computePodResourceRequest, fitsRequest } from './node-resources-fit.js';
 import { balancedCpuMemory, defaultResources, leastAllocatedCpuMemory, leastResourceScorer, podResourceRequestList, scoreResourceAllocation } from './resource-allocation.js';
 
 /** Upstream's `makeResources(milliCPU, memory, pods, ...)` node and `newResourcePod(Resource{MilliCPU, Memory})`. */
@@ -152,4 +152,31 @@ void test('BalancedAllocation: cpu and memory fractions 0.75 and 0.5 give 87', (
   assert.equal(balancedResourceScorer([3000, 5000], [4000, 10000]), 87);
   assert.equal(balancedResourceScorer([3000, 5000], [6000, 10000]), 100);
   assert.equal(balancedResourceScorer([0, 0], [0, 0]), 100);
+});
+
+void test("Filter's statuses without scalar resources equal fitsRequest's reasons for every combination of shortfalls, in the same order", () => {
+  const plugin = new NodeResourcesFit();
+  const full = (p: Pod, i: number): Pod => ({ ...p, metadata: { ...p.metadata, name: `e${i}` } });
+  const nodes = [
+    nodeInfo(1000, 2000, 2, []),
+    nodeInfo(1000, 2000, 1, [full(pod([100, 100]), 0)]),
+    nodeInfo(100, 2000, 2, []),
+    nodeInfo(1000, 100, 2, []),
+    nodeInfo(100, 100, 1, [full(pod([50, 50]), 0)]),
+    nodeInfo(1000, 2000, 5, [], { 'ephemeral-storage': '100' }),
+  ];
+  const pods = [pod([500, 500]), pod([200, 200]), pod([0, 1000]), pod([900, 0]), makePod('eph').req({ cpu: '10m', 'ephemeral-storage': '500' }).obj(), pod()];
+  // Twice: the second round answers from the statuses remembered by shortfall.
+  for (let round = 0; round < 2; round++) {
+    for (const p of pods) {
+      const state = new CycleState();
+      plugin.preFilter(state, p);
+      for (const [i, ni] of nodes.entries()) {
+        const want = fitsRequest(computePodResourceRequest(p), ni).map((r) => r.reason);
+        const s = plugin.filter(state, p, ni);
+        assert.deepEqual(s.isSuccess() ? [] : s.reasons(), want, `node ${i}`);
+        if (!s.isSuccess()) assert.equal(s.code, Code.Unschedulable);
+      }
+    }
+  }
 });

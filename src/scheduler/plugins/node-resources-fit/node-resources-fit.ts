@@ -120,6 +120,11 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
   private readonly fastScore: boolean;
   /** Failure statuses by their reasons (a handful of distinct combinations). */
   private readonly failures = new Map<string, Status>();
+  /**
+   * The same statuses for requests without scalar resources, by the bit set of shortfalls (1 pods, 2 cpu,
+   * 4 memory, 8 ephemeral-storage: `fitsRequest`'s order), so rejecting a node allocates nothing.
+   */
+  private readonly failuresByMask: (Status | undefined)[] = new Array<Status | undefined>(16).fill(undefined);
 
   constructor(args: NodeResourcesFitArgs = {}) {
     this.ignoredResources = new Set(args.ignoredResources ?? []);
@@ -142,7 +147,26 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (s === undefined) return Status.error(`error reading "${preFilterStateKey}" from cycleState: not found`);
     if (fitsQuickly(s.request, nodeInfo)) return Status.success();
-    const insufficient = fitsRequest(s.request, nodeInfo, this.ignoredResources, this.ignoredResourceGroups);
+    const req = s.request;
+    if (req.scalarResources === undefined || req.scalarResources.size === 0) {
+      const mask =
+        (nodeInfo.pods.length + 1 > nodeInfo.allocatable.allowedPodNumber ? 1 : 0) |
+        (req.milliCPU > 0 && req.milliCPU > nodeInfo.freeMilliCPU ? 2 : 0) |
+        (req.memory > 0 && req.memory > nodeInfo.freeMemory ? 4 : 0) |
+        (req.ephemeralStorage > 0 && req.ephemeralStorage > nodeInfo.freeEphemeralStorage ? 8 : 0);
+      if (mask === 0) return Status.success();
+      const known = this.failuresByMask[mask];
+      if (known !== undefined) return known;
+      const st = this.failureFor(req, nodeInfo);
+      this.failuresByMask[mask] = st;
+      return st;
+    }
+    return this.failureFor(req, nodeInfo);
+  }
+
+  /** The status naming every shortfall of `request` on the node (success when it fits). */
+  private failureFor(request: Resource, nodeInfo: NodeInfo): Status {
+    const insufficient = fitsRequest(request, nodeInfo, this.ignoredResources, this.ignoredResourceGroups);
     if (insufficient.length === 0) return Status.success();
     const reasons = insufficient.map((i) => i.reason);
     const key = reasons.join('\u0000');
