@@ -46,6 +46,12 @@ export type Reply =
 /** Messages sent in one event-loop turn travel together: one `postMessage` (and one wake-up) for many. */
 type Batch<T> = { t: 'batch'; items: T[] };
 
+/**
+ * A batch is posted once it holds this many messages: serialising a message costs more per item as it
+ * grows (a pod as object 18 µs per item in batches of 200, 43 µs in batches of 5,000; as text 5 and 27 µs).
+ */
+const maxBatchItems = 128;
+
 class Outbox<T> {
   private items: T[] = [];
 
@@ -54,9 +60,23 @@ class Outbox<T> {
     private readonly onFlush: () => void = () => {},
   ) {}
 
-  /** Queues `m`; answers its index in the batch. */
+  private scheduled = false;
+
+  /** Posts the open batch if it is full; a message sent next opens a new batch (and its indexes). */
+  makeRoom(): void {
+    if (this.items.length >= maxBatchItems) this.flush();
+  }
+
+  /** Queues `m`; answers its index in the batch (batches are posted at the end of the turn, or when full). */
   send(m: T): number {
-    if (this.items.length === 0) setImmediate(() => this.flush());
+    this.makeRoom();
+    if (!this.scheduled) {
+      this.scheduled = true;
+      setImmediate(() => {
+        this.scheduled = false;
+        this.flush();
+      });
+    }
     return this.items.push(m) - 1;
   }
 
@@ -105,6 +125,8 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
   const watches = new Map<number, WatchStream<EncodedObject>>();
   const sendEvent = (id: number, type: WatchEvent<unknown>['type'], e: EncodedObject): void => {
     const rv = e.storedRevision;
+    // Room first: a full batch posted now takes the changes it holds (and `batched`) with it.
+    out.makeRoom();
     const same = batched.get(e.json);
     if (same !== undefined && same.rv === rv) {
       out.send({ t: 'event', id, type, same: same.index });

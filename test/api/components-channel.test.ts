@@ -147,6 +147,33 @@ describe('components channel: a Client across a MessagePort', () => {
     }
   });
 
+  test('a turn with more messages than one batch holds splits them, and every watch still gets each change', { timeout: 30_000 }, async () => {
+    await client.create(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'big' } });
+    // Three watches of 300 changes made in one turn: 900 events (two of each change refer to the first) and
+    // 300 replies, several full batches, so references to a change's text must stay within its batch.
+    const watches = [0, 1, 2].map(() => client.watch<ConfigMap>(resources.configmaps, { namespace: 'big', readOnly: true }));
+    try {
+      const names = Array.from({ length: 300 }, (_, i) => `m${i}`);
+      await Promise.all(names.map((n) => client.create<ConfigMap>(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: n, namespace: 'big' }, data: { name: n } })));
+      const seen = await Promise.all(
+        watches.map(async (w) => {
+          const got: string[] = [];
+          for await (const e of w) {
+            assert.equal(e.object.data?.['name'], e.object.metadata?.name, 'each event carries its own change');
+            got.push(e.object.metadata?.name ?? '');
+            if (got.length === names.length) break;
+          }
+          return got;
+        }),
+      );
+      assert.deepEqual([...(seen[0] ?? [])].sort(), [...names].sort());
+      assert.deepEqual(seen[1], seen[0]);
+      assert.deepEqual(seen[2], seen[0]);
+    } finally {
+      for (const w of watches) w.close();
+    }
+  });
+
   test('a closed connection fails calls at once and ends its watches', async () => {
     const ch = new MessageChannel();
     const stop = serveClients(ch.port1, (user) => new InProcessClient(srv.server, { user }));
