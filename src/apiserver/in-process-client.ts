@@ -150,6 +150,17 @@ export class InProcessClient implements Client {
   }
 
   /**
+   * `obj` as its stored text, when it is the answer of one of this server's writes (a create, update or
+   * patch of a stored kind): another thread rebuilds it with `objectOfStoredText` instead of receiving it
+   * serialised. Undefined for anything else (converted kinds, Status answers, unchanged objects).
+   */
+  encodedWrite(obj: unknown): EncodedObject | undefined {
+    if (typeof obj !== 'object' || obj === null) return undefined;
+    const w = this.server.store.writtenText(obj);
+    return w !== undefined ? { json: w.text, storedRevision: w.rv } : undefined;
+  }
+
+  /**
    * A watch whose events carry their objects as JSON text, for readers in another thread: a change comes as
    * its stored text with `storedRevision` (rebuild it with `objectOfStoredText`), so it is neither decoded
    * nor serialised again here; deletions and the initial state come as the object's JSON.

@@ -36,6 +36,8 @@ export type Request =
 /** Main to worker. */
 export type Reply =
   | { t: 'result'; id: number; value: unknown }
+  /** A write's answer as the text it was stored with, whose resourceVersion is `rv`. */
+  | { t: 'result'; id: number; json: string; rv: number }
   | { t: 'error'; id: number; status: Status }
   /** `json` is the object's JSON, or with `rv` its stored JSON, whose resourceVersion is `rv`. */
   | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; json: string; rv?: number }
@@ -176,7 +178,10 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
         return;
       }
       call(client, m.method, m.args).then(
-        (value) => out.send({ t: 'result', id: m.id, value }),
+        (value) => {
+          const enc = client.encodedWrite(value);
+          out.send(enc?.storedRevision !== undefined ? { t: 'result', id: m.id, json: enc.json, rv: enc.storedRevision } : { t: 'result', id: m.id, value });
+        },
         (e: unknown) => out.send({ t: 'error', id: m.id, status: statusOf(e) }),
       );
     } else if (m.t === 'watch') {
@@ -279,7 +284,7 @@ export class PortConnection {
       const p = this.pending.get(m.id);
       if (p === undefined) return;
       this.pending.delete(m.id);
-      if (m.t === 'result') p.resolve(m.value);
+      if (m.t === 'result') p.resolve('json' in m ? objectOfStoredText(m.json, m.rv) : m.value);
       else p.reject(apiErrorFromStatus(m.status, m.status.code ?? 500));
     } else if (m.t === 'event') {
       const w = this.watches.get(m.id);

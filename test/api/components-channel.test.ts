@@ -7,11 +7,13 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { MessageChannel } from 'node:worker_threads';
 import type { ConfigMap, Pod } from 'kubernetes-types/core/v1.js';
+import type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';
 import { resources } from '../../src/api/resources.js';
 import { isApiError, isConflict, isForbidden, isNotFound } from '../../src/api/errors.js';
 import type { Client, WatchEvent, WatchStream } from '../../src/client/client.js';
 import { InProcessClient } from '../../src/apiserver/in-process-client.js';
 import { PortConnection, serveClients } from '../../src/components/channel.js';
+import { objectOfStoredText } from '../../src/apiserver/storage/watch-cache.js';
 import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
 
 const admin = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
@@ -59,6 +61,26 @@ describe('components channel: a Client across a MessagePort', () => {
     assert.deepEqual(patched.data, { k: 'w', j: 'x' });
     const status = await client.delete(resources.configmaps, 'a', { namespace: 'default' });
     assert.equal((status as { kind?: string }).kind, 'Status');
+  });
+
+  test('a write answers with the text it stored; converted kinds and unchanged objects answer as objects', async () => {
+    const direct = new InProcessClient(srv.server, { user: admin });
+    const created = await direct.create<ConfigMap>(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'enc', namespace: 'default' }, data: { k: 'v' } });
+    const enc = direct.encodedWrite(created);
+    assert.ok(enc !== undefined && enc.storedRevision === Number(created.metadata?.resourceVersion));
+    assert.deepEqual(objectOfStoredText(enc.json, enc.storedRevision), JSON.parse(JSON.stringify(created)));
+    // Modified after the write (another revision): no longer the stored text.
+    assert.equal(direct.encodedWrite({ ...created, metadata: { ...created.metadata, resourceVersion: '1' } }), undefined);
+    const same = await direct.update<ConfigMap>(resources.configmaps, created);
+    assert.equal(direct.encodedWrite(same), undefined, 'an unchanged update stores nothing');
+    const ev = await direct.create(resources.eventsV1, { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e1', namespace: 'default' }, eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'x', reportingInstance: 'y', action: 'A', reason: 'R', regarding: { kind: 'Pod', name: 'p', namespace: 'default' } });
+    assert.equal(direct.encodedWrite(ev), undefined, 'events.k8s.io answers are converted from the stored core Event');
+    // Through the channel both kinds arrive as the API server answered them.
+    const viaChannel = await client.patch<ConfigMap>(resources.configmaps, 'enc', 'merge', { data: { j: 'x' } }, { namespace: 'default' });
+    assert.deepEqual(viaChannel, await direct.get(resources.configmaps, 'enc', { namespace: 'default' }));
+    const evViaChannel = await client.create<EventsV1Event>(resources.eventsV1, { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e2', namespace: 'default' }, eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'x', reportingInstance: 'y', action: 'A', reason: 'R', regarding: { kind: 'Pod', name: 'p', namespace: 'default' } });
+    assert.equal(evViaChannel.kind, 'Event');
+    assert.deepEqual(evViaChannel.regarding, { kind: 'Pod', name: 'p', namespace: 'default' });
   });
 
   test('API errors cross with their code, reason and message', async () => {

@@ -196,6 +196,8 @@ function decodeContinue(token: string): ContinueToken {
 
 export class Store {
   private readonly caches = new Map<string, Promise<ResourceCache>>();
+  /** The stored text of each object a write answered with (see `writtenText`). */
+  private readonly written = new WeakMap<StoredObject, { text: string; rv: number }>();
   private readonly now: () => Date;
   private readonly observers = new Set<MutationObserver>();
 
@@ -382,6 +384,21 @@ export class Store {
 
   // ---------------------------------------------------------------- writes
 
+  /**
+   * The text `obj` was stored with and its revision, when `obj` is what a write of this store answered and
+   * still carries that revision: callers in other threads get the text instead of a serialised object.
+   */
+  writtenText(obj: object): { text: string; rv: number } | undefined {
+    const w = this.written.get(obj as StoredObject);
+    return w !== undefined && (obj as StoredObject).metadata?.resourceVersion === String(w.rv) ? w : undefined;
+  }
+
+  /** Records what a successful write stored for the object it answers with. */
+  private wrote(obj: StoredObject, text: string, rv: number): void {
+    (obj.metadata ??= {}).resourceVersion = String(rv);
+    this.written.set(obj, { text, rv });
+  }
+
   private admissionRequest(
     operation: AdmissionRequest['operation'],
     def: ResourceDef,
@@ -487,11 +504,12 @@ export class Store {
     const generated = md.generateName !== undefined && md.generateName !== '' && md.name?.startsWith(md.generateName) === true;
     for (let attempt = 0; ; attempt++) {
       const name = md.name ?? '';
-      const bytes = encode(obj);
+      const text = storedJson(obj);
+      const bytes = Buffer.from(text, 'utf8');
       if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('etcdserver: request is too large');
       try {
         const rev = await this.opts.backend.create(objectKey(def, namespace, name), bytes);
-        md.resourceVersion = String(rev);
+        this.wrote(obj, text, rev);
         return obj;
       } catch (e) {
         if (e instanceof KeyExists) {
@@ -602,7 +620,8 @@ export class Store {
         return { object: next, created: false };
       }
       try {
-        const bytes = json !== undefined ? Buffer.from(json, 'utf8') : encode(next);
+        const text = json ?? storedJson(next);
+        const bytes = Buffer.from(text, 'utf8');
         if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('etcdserver: request is too large');
         if (this.shouldDeleteAfterUpdate(def, next)) {
           await this.opts.backend.delete(key, kv?.modRevision);
@@ -610,7 +629,7 @@ export class Store {
           return { object: next, created: false };
         }
         const rev = await this.opts.backend.update(key, bytes, kv?.modRevision ?? 0);
-        (next.metadata ??= {}).resourceVersion = String(rev);
+        this.wrote(next, text, rev);
         txn?.commit();
         return { object: next, created: false };
       } catch (e) {
@@ -822,9 +841,10 @@ export class Store {
       const kv = await this.opts.backend.get(key);
       if (kv === undefined) throw apiErrors.notFound(groupResource(def), name);
       const next = mutate(decodeObject(kv));
+      const text = storedJson(next);
       try {
-        const rev = await this.opts.backend.update(key, encode(next), kv.modRevision);
-        (next.metadata ??= {}).resourceVersion = String(rev);
+        const rev = await this.opts.backend.update(key, Buffer.from(text, 'utf8'), kv.modRevision);
+        this.wrote(next, text, rev);
         return next;
       } catch (e) {
         if ((e instanceof Conflict || e instanceof KeyNotFound) && attempt < maxUpdateRetries) continue;
