@@ -165,8 +165,9 @@ export class Scheduler {
     this.running = true;
     const opts = { clock: this.clock, log: this.log };
     const nodes = createInformer<Node>(this.client, resources.nodes, opts);
-    // kube-scheduler's pod informer drops managedFields (`newPodInformer`).
-    const pods = createInformer<Pod>(this.client, resources.pods, { ...opts, transform: trimManagedFields });
+    // kube-scheduler's pod informer (`newPodInformer`): no terminal pods (one that finishes leaves the cache
+    // and frees its room on the node), and no managedFields.
+    const pods = createInformer<Pod>(this.client, resources.pods, { ...opts, fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed', transform: trimManagedFields });
     this.podInformer = pods;
     this.pdbInformer = createInformer<PodDisruptionBudget>(this.client, resources.poddisruptionbudgets, opts);
     this.nsInformer = createInformer<Namespace>(this.client, resources.namespaces, opts);

@@ -72,4 +72,32 @@ describe('the scheduler through the HTTP client', () => {
     assert.ok(byReason('Scheduled').some((e) => /^Successfully assigned default\/web to lin-[12]$/.test(String(e['message']))));
     assert.ok(byReason('FailedScheduling').some((e) => e['message'] === message && e['type'] === 'Warning'));
   });
+
+  test('a pod that has finished no longer takes room on its node (the pod informer leaves out terminal pods)', async () => {
+    const admin = srv.http();
+    const tiny = node('tiny', 'linux');
+    (tiny['metadata'] as { labels: Record<string, string> }).labels['size'] = 'tiny';
+    const st = tiny['status'] as { capacity: Record<string, string>; allocatable: Record<string, string> };
+    st.capacity['pods'] = '1';
+    st.allocatable['pods'] = '1';
+    const created = await admin.create<Obj>(resources.nodes, tiny);
+    await admin.update(resources.nodes, { ...created, spec: tiny['spec'] });
+    const pod = (name: string): Obj => ({ metadata: { name, namespace: 'default' }, spec: { nodeSelector: { size: 'tiny' }, restartPolicy: 'Never', containers: [{ name: 'c', image: 'busybox' }] } });
+    const boundTo = async (name: string): Promise<string | undefined> => {
+      const deadline = Date.now() + 20_000;
+      while (Date.now() < deadline) {
+        const p = await admin.get<Obj>(resources.pods, name, { namespace: 'default' });
+        const n = (p['spec'] as { nodeName?: string }).nodeName;
+        if (n !== undefined) return n;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      return undefined;
+    };
+    await admin.create(resources.pods, pod('job-1'));
+    assert.equal(await boundTo('job-1'), 'tiny');
+    const done = await admin.get<Obj>(resources.pods, 'job-1', { namespace: 'default' });
+    await admin.update(resources.pods, { ...done, status: { phase: 'Succeeded' } }, { subresource: 'status' });
+    await admin.create(resources.pods, pod('job-2'));
+    assert.equal(await boundTo('job-2'), 'tiny');
+  });
 });
