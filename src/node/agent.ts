@@ -547,7 +547,10 @@ export class NodeHost implements NodeHostView {
     if (!n.registered || n.leaseRenewing) return;
     n.leaseRenewing = true;
     this.renewLease(n)
-      .catch((err: unknown) => this.log(`renewing the lease of ${n.spec.name} failed`, err))
+      // A host that stopped meanwhile (shutdown closes its connection) has nothing to report.
+      .catch((err: unknown) => {
+        if (this.hosts(n)) this.log(`renewing the lease of ${n.spec.name} failed`, err);
+      })
       .finally(() => {
         n.leaseRenewing = false;
       });
@@ -629,7 +632,9 @@ export class NodeHost implements NodeHostView {
     }
     n.statusPosting = true;
     this.postNodeStatus(n)
-      .catch((err: unknown) => this.log(`updating the status of node ${n.spec.name} failed`, err))
+      .catch((err: unknown) => {
+        if (this.hosts(n)) this.log(`updating the status of node ${n.spec.name} failed`, err);
+      })
       .finally(() => {
         n.statusPosting = false;
         if (!n.statusRepost) return;
