@@ -216,3 +216,20 @@ void test('a nominated node that no longer fits is counted once in the message',
   const pod = makePod('p').req({ cpu: '2' }).nominatedNodeName('a').obj();
   assert.equal(failureMessage(algo, fwk, pod), '0/2 nodes are available: 2 Insufficient cpu. preemption: 0/2 nodes are available: 2 No preemption victims found for incoming pod.');
 });
+
+void test('a failed cycle after successful ones (whose status maps are reused) reports every node once', () => {
+  const cache = new Cache();
+  for (let i = 0; i < 120; i++) cache.addNode(makeNode(`n${i}`).label('kind', i % 4 === 0 ? 'a' : 'b').capacity({ cpu: '1', memory: '1Gi', pods: '10' }).obj());
+  const fwk = new Framework({ registry: newInTreeRegistry(), profile: defaultProfile(), random: seededRandom(1) });
+  const algo = new SchedulingAlgorithm({ cache, random: seededRandom(1) });
+  for (let i = 0; i < 5; i++) {
+    const out = algo.schedulingCycle(fwk, makePod(`ok${i}`).nodeSelector({ kind: 'a' }).obj());
+    assert.equal(out.kind, 'assumed');
+    if (out.kind === 'assumed') assert.equal(out.result.evaluatedNodes, 120, 'every node is examined: fewer than 100 fit');
+  }
+  const out = algo.schedulingCycle(fwk, makePod('big').nodeSelector({ kind: 'a' }).req({ cpu: '2' }).obj());
+  assert.equal(out.kind, 'failed');
+  assert.ok(out.kind === 'failed' && out.fitError !== undefined);
+  assert.equal(out.fitError.diagnosis.nodeToStatus.len(), 120);
+  assert.equal(out.status.message(), "0/120 nodes are available: 30 Insufficient cpu, 90 node(s) didn't match Pod's node affinity/selector. preemption: 0/120 nodes are available: 30 No preemption victims found for incoming pod, 90 Preemption is not helpful for scheduling.");
+});

@@ -49,6 +49,11 @@ export class SchedulingAlgorithm {
   private readonly percentage: number | undefined;
   private readonly random: () => number;
   private readonly onAssumed: ((pod: Pod) => void) | undefined;
+  /**
+   * The statuses map of the last successful cycle's diagnosis, cleared for the next one: a cycle records
+   * a status for every node it rejects (thousands when few nodes fit), and only failures keep theirs.
+   */
+  private spareNodeToStatus: NodeToStatus | undefined = undefined;
 
   constructor(opts: SchedulingAlgorithmOptions) {
     this.cache = opts.cache;
@@ -122,18 +127,33 @@ export class SchedulingAlgorithm {
       const fe = new FitError(pod, this.snapshot.numNodes(), fit.diagnosis);
       return { ok: false, status: newStatus(Code.Unschedulable).withError(fe), fitError: fe };
     }
+    const rejected = fit.diagnosis.nodeToStatus.len();
     if (feasible.length === 1) {
-      return { ok: true, result: { suggestedHost: (feasible[0] as NodeInfo).name, evaluatedNodes: 1 + fit.diagnosis.nodeToStatus.len(), feasibleNodes: 1 } };
+      this.recycle(fit.diagnosis.nodeToStatus);
+      return { ok: true, result: { suggestedHost: (feasible[0] as NodeInfo).name, evaluatedNodes: 1 + rejected, feasibleNodes: 1 } };
     }
     const pr = this.prioritizeNodes(fwk, state, pod, feasible);
     if (!pr.status.isSuccess()) return { ok: false, status: pr.status };
     const host = selectHost(pr.scores, this.random);
-    return { ok: true, result: { suggestedHost: host, evaluatedNodes: feasible.length + fit.diagnosis.nodeToStatus.len(), feasibleNodes: feasible.length } };
+    this.recycle(fit.diagnosis.nodeToStatus);
+    return { ok: true, result: { suggestedHost: host, evaluatedNodes: feasible.length + rejected, feasibleNodes: feasible.length } };
+  }
+
+  /** Keeps a diagnosis' statuses map that nothing refers to any more for the next cycle. */
+  private recycle(m: NodeToStatus): void {
+    m.clear();
+    this.spareNodeToStatus = m;
+  }
+
+  private takeSpareNodeToStatus(): NodeToStatus {
+    const m = this.spareNodeToStatus ?? new NodeToStatus();
+    this.spareNodeToStatus = undefined;
+    return m;
   }
 
   /** `findNodesThatFitPod`. */
   findNodesThatFitPod(fwk: Framework, state: CycleState, pod: Pod): { feasibleNodes: NodeInfo[]; diagnosis: Diagnosis; error?: Status } {
-    const diagnosis = newDiagnosis();
+    const diagnosis = newDiagnosis(this.takeSpareNodeToStatus());
     const allNodes = this.snapshot.list();
     const pre = fwk.runPreFilterPlugins(state, pod);
     diagnosis.unschedulablePlugins = pre.unschedulablePlugins;

@@ -43,3 +43,27 @@ void test('FitError counts each reason once per node, however the nodes share st
   const fe = new FitError(makePod('p').obj(), 5, d);
   assert.equal(fe.message, '0/5 nodes are available: 2 Insufficient memory, 3 Insufficient cpu.');
 });
+
+void test('a cleared map answers like a new one and reuses its room', () => {
+  const list = Snapshot.fromPodsAndNodes([], nodes).list();
+  const m = new NodeToStatus();
+  const old = newStatus(Code.Unschedulable, 'old');
+  for (const [i, ni] of list.entries()) m.appendNew(ni.name, old, i);
+  m.setAbsentNodesStatus(newStatus(Code.Unschedulable, 'absent'));
+  assert.equal(m.get('a'), old);
+  m.clear();
+  const fresh = new NodeToStatus();
+  assert.equal(m.len(), 0);
+  assert.deepEqual(m.absentNodesStatus().reasons(), fresh.absentNodesStatus().reasons());
+  assert.equal(m.absentNodesStatus().code, Code.UnschedulableAndUnresolvable);
+  assert.equal(m.has('a'), false);
+  const s = newStatus(Code.Unschedulable, 'new');
+  m.appendNew('b', s, 1);
+  const seen: string[] = [];
+  m.forEachExplicitNode((n, st) => seen.push(`${n}=${st.message()}`));
+  assert.deepEqual(seen, ['b=new']);
+  assert.deepEqual(m.byPosition(list), [undefined, s, undefined, undefined]);
+  assert.equal(m.get('a'), m.absentNodesStatus());
+  assert.equal(m.get('b'), s);
+  assert.equal(m.len(), 1);
+});

@@ -12,7 +12,8 @@ export const errNoNodesAvailableMessage = 'no nodes available to schedule pods';
 
 /**
  * Statuses per node; nodes without an entry answer `absentNodesStatus` (UnschedulableAndUnresolvable by
- * default). Entries live in arrays (the filter loop records thousands per failed cycle); the name index
+ * default). Entries live in the first `count` slots of arrays (the filter loop records thousands per
+ * cycle, and `clear` lets the scheduling algorithm reuse them after a successful cycle); the name index
  * is built on the first lookup.
  */
 export class NodeToStatus implements NodeToStatusReader {
@@ -20,13 +21,21 @@ export class NodeToStatus implements NodeToStatusReader {
   private readonly statuses: Status[] = [];
   /** The node's position in the snapshot list it was recorded from, -1 when not known. */
   private readonly positions: number[] = [];
+  private count = 0;
   private index: Map<string, number> | undefined;
   private absent: Status = newStatus(Code.UnschedulableAndUnresolvable);
+
+  /** Forgets every entry and the absent nodes' status (keeps the arrays' room). */
+  clear(): void {
+    this.count = 0;
+    this.index = undefined;
+    this.absent = newStatus(Code.UnschedulableAndUnresolvable);
+  }
 
   private lookup(): Map<string, number> {
     if (this.index === undefined) {
       const m = new Map<string, number>();
-      for (let i = 0; i < this.names.length; i++) m.set(this.names[i] as string, i);
+      for (let i = 0; i < this.count; i++) m.set(this.names[i] as string, i);
       this.index = m;
     }
     return this.index;
@@ -43,10 +52,17 @@ export class NodeToStatus implements NodeToStatusReader {
    * node's index in the snapshot's node list, when known (lets `byPosition` answer without a name index).
    */
   appendNew(nodeName: string, s: Status, position = -1): void {
-    this.names.push(nodeName);
-    this.statuses.push(s);
-    this.positions.push(position);
-    this.index?.set(nodeName, this.names.length - 1);
+    const i = this.count++;
+    if (i < this.names.length) {
+      this.names[i] = nodeName;
+      this.statuses[i] = s;
+      this.positions[i] = position;
+    } else {
+      this.names.push(nodeName);
+      this.statuses.push(s);
+      this.positions.push(position);
+    }
+    this.index?.set(nodeName, i);
   }
 
   /**
@@ -56,7 +72,7 @@ export class NodeToStatus implements NodeToStatusReader {
    */
   byPosition(list: readonly { readonly name: string }[]): (Status | undefined)[] | undefined {
     const out = new Array<Status | undefined>(list.length).fill(undefined);
-    for (let k = 0; k < this.names.length; k++) {
+    for (let k = 0; k < this.count; k++) {
       const p = this.positions[k] ?? -1;
       if (p < 0 || list[p]?.name !== this.names[k]) return undefined;
       out[p] = this.statuses[k];
@@ -73,7 +89,7 @@ export class NodeToStatus implements NodeToStatusReader {
   }
   /** Number of explicitly recorded nodes. */
   len(): number {
-    return this.names.length;
+    return this.count;
   }
   absentNodesStatus(): Status {
     return this.absent;
@@ -82,7 +98,7 @@ export class NodeToStatus implements NodeToStatusReader {
     this.absent = s;
   }
   forEachExplicitNode(fn: (nodeName: string, s: Status) => void): void {
-    for (let i = 0; i < this.names.length; i++) fn(this.names[i] as string, this.statuses[i] as Status);
+    for (let i = 0; i < this.count; i++) fn(this.names[i] as string, this.statuses[i] as Status);
   }
 }
 
@@ -95,8 +111,9 @@ export interface Diagnosis {
   postFilterMsg: string;
 }
 
-export function newDiagnosis(): Diagnosis {
-  return { nodeToStatus: new NodeToStatus(), unschedulablePlugins: new Set(), pendingPlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
+/** `nodeToStatus`: an empty (possibly recycled) map to record into; a new one by default. */
+export function newDiagnosis(nodeToStatus: NodeToStatus = new NodeToStatus()): Diagnosis {
+  return { nodeToStatus, unschedulablePlugins: new Set(), pendingPlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
 }
 
 /** A byte-wise compare, as Go's sort.Strings. */
