@@ -14,7 +14,7 @@ import {
   nodeShouldRunDaemonPod,
   replaceDaemonSetPodNodeNameNodeAffinity,
 } from './_util.js';
-import { ClaimCandidateIndex } from './_claim-index.js';
+import { ClaimCandidateIndex } from '../_claim-index.js';
 
 const simpleDaemonSetLabel = { name: 'simple-daemon', type: 'production' };
 const simpleDaemonSetLabel2 = { name: 'simple-daemon', type: 'test' };

@@ -20,7 +20,7 @@ import { semanticEqual, NamespaceIndex,
   type WorkQueue,
 } from '../_context.js';
 import { Expectations } from '../_expectations.js';
-import { ClaimCandidateIndex } from './_claim-index.js';
+import { ClaimCandidateIndex } from '../_claim-index.js';
 import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../_owner.js';
 import { isPodAvailable, isPodReady, podFromTemplate } from '../_pods.js';
 import { targetNodeName } from '../_scheduling.js';

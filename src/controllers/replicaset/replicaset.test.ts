@@ -159,6 +159,24 @@ void test('adopts matching orphans and releases pods whose labels stop matching'
   assert.equal(orphan?.metadata?.ownerReferences?.[0]?.controller, true);
 });
 
+void test("a matching pod of another controller is neither counted nor adopted, and its release makes it an orphan to adopt", async (t) => {
+  const { client, ctx } = await setup(t);
+  const foreign = makePod('foreign').labels({ app: 'web' }).obj();
+  foreign.metadata = { ...foreign.metadata, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'other', uid: 'uid-other', controller: true }] };
+  await client.create(resources.pods, foreign);
+  await client.create(resources.replicasets, replicaSet('web', 1));
+  await waitFor(() => client.peekAll<Pod>(resources.pods).length === 2);
+  await ctx.settle();
+  assert.equal(client.peek<Pod>(resources.pods, 'foreign', 'default')?.metadata?.ownerReferences?.[0]?.uid, 'uid-other');
+  // Scaled to 2: the foreign pod, once released by its controller, is the orphan the ReplicaSet adopts.
+  await client.patch(resources.pods, 'foreign', 'merge', { metadata: { ownerReferences: [] } }, { namespace: 'default' });
+  const rs = client.peek<ReplicaSet>(resources.replicasets, 'web', 'default');
+  await client.update(resources.replicasets, { ...rs, spec: { ...rs?.spec, replicas: 2 } });
+  await waitFor(() => client.peek<Pod>(resources.pods, 'foreign', 'default')?.metadata?.ownerReferences?.[0]?.uid === rs?.metadata?.uid);
+  await ctx.settle();
+  assert.equal(client.peekAll<Pod>(resources.pods).length, 2, 'the adopted pod counts; nothing more is created');
+});
+
 void test('a failed create records FailedCreate and the ReplicaFailure condition', async (t) => {
   const { client, ctx } = await setup(t);
   client.failures.set('create pods', new Error('pods "web-" is forbidden: exceeded quota'));

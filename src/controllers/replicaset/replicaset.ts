@@ -9,7 +9,7 @@ import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernet
 import { isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, parseSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
-import { semanticEqual, NamespaceIndex,
+import { semanticEqual,
   asError,
   errorMessage,
   objectKey,
@@ -22,6 +22,7 @@ import { semanticEqual, NamespaceIndex,
   type WorkQueue,
 } from '../_context.js';
 import { Expectations } from '../_expectations.js';
+import { ClaimCandidateIndex } from '../_claim-index.js';
 import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../_owner.js';
 import {
   filterActivePods,
@@ -130,6 +131,7 @@ export class ReplicaSetController implements Controller {
   private readonly queue: WorkQueue<string>;
   private readonly rsInformer: Informer<ReplicaSet>;
   private readonly podInformer: Informer<Pod>;
+  private readonly claimCandidates: ClaimCandidateIndex;
   private readonly recorder: EventRecorder;
   readonly expectations: Expectations;
   private done: Promise<void> | undefined;
@@ -141,6 +143,7 @@ export class ReplicaSetController implements Controller {
     this.queue = ctx.newQueue();
     this.rsInformer = ctx.informer<ReplicaSet>(resources.replicasets);
     this.podInformer = ctx.informer<Pod>(resources.pods);
+    this.claimCandidates = new ClaimCandidateIndex(this.podInformer);
     this.recorder = ctx.recorder(eventComponents.replicaSet);
     this.expectations = new Expectations(ctx.clock);
   }
@@ -155,9 +158,18 @@ export class ReplicaSetController implements Controller {
       },
     });
     this.podInformer.addHandlers({
-      onAdd: (p) => this.addPod(p),
-      onUpdate: (o, p) => this.updatePod(o, p),
-      onDelete: (p) => this.deletePod(p),
+      onAdd: (p) => {
+        this.claimCandidates.upsert(undefined, p);
+        this.addPod(p);
+      },
+      onUpdate: (o, p) => {
+        this.claimCandidates.upsert(o, p);
+        this.updatePod(o, p);
+      },
+      onDelete: (p) => {
+        this.claimCandidates.delete(p);
+        this.deletePod(p);
+      },
     });
     this.done = runWorkers(this.queue, (k) => this.sync(k), this.opts.workers ?? 5);
   }
@@ -247,8 +259,9 @@ export class ReplicaSetController implements Controller {
     }
     const needsSync = this.expectations.satisfied(key);
     const selector = selectorOf(rs);
-    const nsPods = this.podInformer.byIndex(NamespaceIndex, namespace);
-    const active = filterActivePods(nsPods);
+    // The pods this ReplicaSet controls and the namespace's orphans: upstream lists the whole namespace,
+    // whose other controllers' pods ClaimPods skips.
+    const active = filterActivePods(this.claimCandidates.candidates(namespace, rs.metadata?.uid ?? ''));
     const filtered = await claimObjects(active, {
       client: this.ctx.client,
       res: resources.pods,
@@ -261,7 +274,7 @@ export class ReplicaSetController implements Controller {
     let manageErr: unknown;
     if (needsSync && rs.metadata?.deletionTimestamp === undefined) {
       try {
-        await this.manageReplicas(filtered, rs, key, nsPods);
+        await this.manageReplicas(filtered, rs, key);
       } catch (e) {
         manageErr = e;
       }
@@ -292,7 +305,9 @@ export class ReplicaSetController implements Controller {
     if (manageErr !== undefined) throw asError(manageErr);
   }
 
-  private relatedPods(rs: ReplicaSet, nsPods: readonly Pod[]): Pod[] {
+  /** `getIndirectlyRelatedPods`: the pods of every ReplicaSet of the same owner (or of this one alone). */
+  private relatedPods(rs: ReplicaSet): Pod[] {
+    const namespace = rs.metadata?.namespace ?? 'default';
     const owner = controllerRef(rs.metadata);
     const siblings = new Set<string>();
     if (owner === undefined) siblings.add(rs.metadata?.uid ?? '');
@@ -301,11 +316,11 @@ export class ReplicaSetController implements Controller {
         if (o.metadata?.namespace === rs.metadata?.namespace && controllerRef(o.metadata)?.uid === owner.uid) siblings.add(o.metadata?.uid ?? '');
       }
     }
-    return nsPods.filter((p) => siblings.has(controllerRef(p.metadata)?.uid ?? ''));
+    return [...siblings].flatMap((uid) => this.claimCandidates.controlledBy(namespace, uid));
   }
 
   /** `manageReplicas`. */
-  private async manageReplicas(filtered: Pod[], rs: ReplicaSet, key: string, nsPods: readonly Pod[]): Promise<void> {
+  private async manageReplicas(filtered: Pod[], rs: ReplicaSet, key: string): Promise<void> {
     const namespace = rs.metadata?.namespace ?? 'default';
     const want = rs.spec?.replicas ?? 1;
     let diff = filtered.length - want;
@@ -330,7 +345,7 @@ export class ReplicaSetController implements Controller {
     }
     if (diff > 0) {
       diff = Math.min(diff, burstReplicas);
-      const victims = podsToDelete(filtered, this.relatedPods(rs, nsPods), diff, this.ctx.clock.now());
+      const victims = podsToDelete(filtered, this.relatedPods(rs), diff, this.ctx.clock.now());
       this.expectations.expectDeletions(
         key,
         victims.map((p) => objectKey(p)),
