@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { NodeInfo } from '../framework/types.js';
 import { makeNode, makePod } from '../_testing/wrappers.js';
 import { Cache } from './cache.js';
 import { NodeTree } from './node-tree.js';
@@ -118,66 +120,61 @@ void test('pod updates keep the node accounting equal to a recount, whether or n
   }
 });
 
-void test('the free capacity kept on NodeInfo equals allocatable minus requested through adds, removals, node updates and snapshot copies', () => {
+/**
+ * Runs one node `n1` through an assume, an add, a node update, removals and a forget, calling `check` on the
+ * cache's NodeInfo, the snapshot's and a copy of the snapshot's after each step (`afterAdd` once more).
+ */
+function nodeInfoHistory(cap: Record<string, string>, p1: Pod, p2: Pod, check: (ni: NodeInfo) => void, afterAdd: (s: Snapshot) => void = () => {}): void {
   const c = new Cache();
   const s = new Snapshot();
-  const node = (cpu: string): ReturnType<typeof makeNode> => makeNode('n1').capacity({ cpu, memory: '1Gi', pods: '3', 'ephemeral-storage': '10Gi' });
+  const node = (cpu: string): ReturnType<typeof makeNode> => makeNode('n1').capacity({ ...cap, cpu });
   c.addNode(node('2').obj());
-  const check = (): void => {
+  const checkAll = (): void => {
     c.updateSnapshot(s);
     for (const ni of [c.nodeInfo('n1'), s.get('n1'), s.get('n1')?.snapshot()]) {
       assert.ok(ni);
-      const a = ni.allocatable;
-      const r = ni.requested;
-      assert.deepEqual([ni.freeMilliCPU, ni.freeMemory, ni.freeEphemeralStorage, ni.freePods], [a.milliCPU - r.milliCPU, a.memory - r.memory, a.ephemeralStorage - r.ephemeralStorage, a.allowedPodNumber - ni.pods.length]);
+      check(ni);
     }
   };
-  check();
-  const p1 = makePod('p1').req({ cpu: '500m', memory: '100Mi', 'ephemeral-storage': '1Gi' }).node('n1').obj();
-  const p2 = makePod('p2').req({ cpu: '1' }).node('n1').obj();
+  checkAll();
   c.assumePod(p1);
-  check();
+  checkAll();
   c.addPod(p2);
-  check();
+  checkAll();
+  afterAdd(s);
   c.updateNode(undefined, node('4').obj());
-  check();
+  checkAll();
   c.removePod(p1);
-  check();
+  checkAll();
   c.forgetPod(p1);
   c.removePod(p2);
-  check();
+  checkAll();
+}
+
+void test('the free capacity kept on NodeInfo equals allocatable minus requested through adds, removals, node updates and snapshot copies', () => {
+  const p1 = makePod('p1').req({ cpu: '500m', memory: '100Mi', 'ephemeral-storage': '1Gi' }).node('n1').obj();
+  const p2 = makePod('p2').req({ cpu: '1' }).node('n1').obj();
+  nodeInfoHistory({ memory: '1Gi', pods: '3', 'ephemeral-storage': '10Gi' }, p1, p2, (ni) => {
+    const a = ni.allocatable;
+    const r = ni.requested;
+    assert.deepEqual([ni.freeMilliCPU, ni.freeMemory, ni.freeEphemeralStorage, ni.freePods], [a.milliCPU - r.milliCPU, a.memory - r.memory, a.ephemeralStorage - r.ephemeralStorage, a.allowedPodNumber - ni.pods.length]);
+  });
 });
 
 void test("the scorers' cpu and memory copies on NodeInfo equal allocatable, requested and nonZeroRequested through adds, removals, node updates and snapshot copies", () => {
-  const c = new Cache();
-  const s = new Snapshot();
-  const node = (cpu: string): ReturnType<typeof makeNode> => makeNode('n1').capacity({ cpu, memory: '1Gi', pods: '3' });
-  c.addNode(node('2').obj());
-  const check = (): void => {
-    c.updateSnapshot(s);
-    for (const ni of [c.nodeInfo('n1'), s.get('n1'), s.get('n1')?.snapshot()]) {
-      assert.ok(ni);
+  const p1 = makePod('p1').req({ cpu: '500m', memory: '100Mi' }).node('n1').obj();
+  const p2 = makePod('p2').container({ name: 'c', image: 'x' }).node('n1').obj();
+  nodeInfoHistory(
+    { memory: '1Gi', pods: '3' },
+    p1,
+    p2,
+    (ni) =>
       assert.deepEqual(
         [ni.allocatableMilliCPU, ni.allocatableMemory, ni.requestedMilliCPU, ni.requestedMemory, ni.nonZeroMilliCPU, ni.nonZeroMemory],
         [ni.allocatable.milliCPU, ni.allocatable.memory, ni.requested.milliCPU, ni.requested.memory, ni.nonZeroRequested.milliCPU, ni.nonZeroRequested.memory],
-      );
-    }
-  };
-  check();
-  const p1 = makePod('p1').req({ cpu: '500m', memory: '100Mi' }).node('n1').obj();
-  const p2 = makePod('p2').container({ name: 'c', image: 'x' }).node('n1').obj();
-  c.assumePod(p1);
-  check();
-  c.addPod(p2);
-  check();
-  assert.equal(s.get('n1')?.nonZeroMilliCPU, 600, 'the container without requests counts 100m for scoring');
-  c.updateNode(undefined, node('4').obj());
-  check();
-  c.removePod(p1);
-  check();
-  c.forgetPod(p1);
-  c.removePod(p2);
-  check();
+      ),
+    (s) => assert.equal(s.get('n1')?.nonZeroMilliCPU, 600, 'the container without requests counts 100m for scoring'),
+  );
 });
 
 void test('nodes without images share one empty imageStates map; a node reporting images gets its own', () => {
