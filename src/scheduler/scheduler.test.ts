@@ -62,6 +62,32 @@ void test('binds a pod through pods/binding and records Scheduled', async (t) =>
   assert.deepEqual(events.find((e) => e.reason === 'Scheduled'), { name: 'web', type: 'Normal', reason: 'Scheduled', message: 'Successfully assigned default/web to n1' });
 });
 
+void test('a long queue does not hold the thread: other work runs between slices of scheduling cycles', async (t) => {
+  const c = new FakeClient();
+  for (let i = 0; i < 100; i++) c.seed(resources.nodes, makeNode(`n${i}`).obj());
+  const total = 3000;
+  for (let i = 0; i < total; i++) c.seed(resources.pods, makePod(`p${i}`).req({ cpu: '10m' }).obj());
+  const bound = (): number => c.calls.filter((x) => x.subresource === 'binding').length;
+  // A macrotask ticker: without yielding, the loop would schedule the whole queue before it ticks again.
+  const seen: number[] = [];
+  let ticking = true;
+  const tick = (): void => {
+    seen.push(bound());
+    if (ticking) setImmediate(tick);
+  };
+  setImmediate(tick);
+  t.after(() => {
+    ticking = false;
+  });
+  startScheduler(c, t);
+  await waitUntil(() => bound() === total, 'every binding', 60_000);
+  ticking = false;
+  assert.ok(
+    seen.some((n) => n > 0 && n < total),
+    'the ticker ran while the queue was being worked through',
+  );
+});
+
 void test('pods naming another scheduler are ignored', async (t) => {
   const c = new FakeClient();
   c.seed(resources.nodes, makeNode('n1').obj());
