@@ -17,6 +17,7 @@ import { isAlreadyExists, isApiError, isNotFound } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { Client, KubeObject } from './client.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
+import { Lru } from '../util/lru.js';
 
 /** Optional parts of an event beyond the contract's four arguments. */
 export interface EventOptions {
@@ -55,28 +56,6 @@ const retrySleepMs = 10_000;
 
 export function createEventRecorder(client: Client, opts: EventRecorderOptions): EventRecorder {
   return new Recorder(client, opts);
-}
-
-/** A Map that forgets its least recently used entries beyond `max` (the correlator's LRU caches). */
-class Lru<V> {
-  private readonly map = new Map<string, V>();
-  constructor(private readonly max: number) {}
-  get(key: string): V | undefined {
-    const v = this.map.get(key);
-    if (v !== undefined) {
-      this.map.delete(key);
-      this.map.set(key, v);
-    }
-    return v;
-  }
-  set(key: string, v: V): void {
-    this.map.delete(key);
-    this.map.set(key, v);
-    if (this.map.size > this.max) {
-      const oldest = this.map.keys().next();
-      if (oldest.done !== true) this.map.delete(oldest.value);
-    }
-  }
 }
 
 interface AggregateRecord {

@@ -8,7 +8,8 @@ import { newInTreeRegistry } from '../plugins/registry.js';
 import { SchedulingAlgorithm } from '../schedule-one.js';
 import { CycleState } from './cycle-state.js';
 import type { NodeObjectFilterPlugin } from './interfaces.js';
-import { NodeVerdictsCache } from './node-verdicts.js';
+import { NodeVerdicts } from './node-verdicts.js';
+import { Lru } from '../../util/lru.js';
 import { defaultProfile } from './profile.js';
 import { Registry } from './registry.js';
 import { Framework } from './runtime.js';
@@ -142,12 +143,13 @@ void test("changes of a node's labels, taints, unschedulable and allocatable rea
 });
 
 void test('the verdicts cache keeps the most recently used questions', () => {
-  const c = new NodeVerdictsCache(2);
-  const a = c.get('a');
-  const b = c.get('b');
-  assert.equal(c.get('a'), a);
-  c.get('c');
+  const c = new Lru<NodeVerdicts>(2);
+  const get = (k: string): NodeVerdicts => c.getOrCreate(k, () => new NodeVerdicts());
+  const a = get('a');
+  const b = get('b');
+  assert.equal(get('a'), a);
+  get('c');
   assert.equal(c.size(), 2);
-  assert.equal(c.get('a'), a, "'b' was the least recently used");
-  assert.notEqual(c.get('b'), b);
+  assert.equal(get('a'), a, "'b' was the least recently used");
+  assert.notEqual(get('b'), b);
 });

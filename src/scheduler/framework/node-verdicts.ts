@@ -37,32 +37,3 @@ export class NodeVerdicts {
     this.statuses[i] = s;
   }
 }
-
-/**
- * A bounded least-recently-used map of `NodeVerdicts` by question key: a few per workload shape
- * (tolerations, node selector and affinity), about 80 KB each at 5,000 nodes.
- */
-export class NodeVerdictsCache {
-  private readonly entries = new Map<string, NodeVerdicts>();
-
-  constructor(private readonly capacity = 64) {}
-
-  get(key: string): NodeVerdicts {
-    let e = this.entries.get(key);
-    if (e !== undefined) {
-      this.entries.delete(key);
-    } else {
-      e = new NodeVerdicts();
-      if (this.entries.size >= this.capacity) {
-        const oldest = this.entries.keys().next();
-        if (oldest.done !== true) this.entries.delete(oldest.value);
-      }
-    }
-    this.entries.set(key, e);
-    return e;
-  }
-
-  size(): number {
-    return this.entries.size;
-  }
-}

@@ -213,29 +213,3 @@ export class DomainCounts {
     return out;
   }
 }
-
-/**
- * A bounded least-recently-used map of `DomainCounts` by question key. A question is asked by every pod
- * of a workload (its selector and node selection), and the ReplicaSets of a scale-up interleave in the
- * queue, so the bound leaves room for a few hundred workloads (about 140 KB each at 5,000 nodes).
- */
-export class DomainCountsCache {
-  private readonly entries = new Map<string, DomainCounts>();
-
-  constructor(private readonly capacity = 256) {}
-
-  get(key: string): DomainCounts {
-    let e = this.entries.get(key);
-    if (e !== undefined) {
-      this.entries.delete(key);
-    } else {
-      e = new DomainCounts();
-      if (this.entries.size >= this.capacity) {
-        const oldest = this.entries.keys().next();
-        if (oldest.done !== true) this.entries.delete(oldest.value);
-      }
-    }
-    this.entries.set(key, e);
-    return e;
-  }
-}

@@ -30,7 +30,8 @@ import { names } from '../../framework/names.js';
 import { Code, Status, newStatus } from '../../framework/status.js';
 import type { NodeInfo, PodInfo } from '../../framework/types.js';
 import { asPod } from '../_hints.js';
-import { DomainCountsCache, MatchCounts, memoKey, type DomainCounts } from './_domain-counts.js';
+import { DomainCounts, MatchCounts, memoKey } from './_domain-counts.js';
+import { Lru } from '../../../util/lru.js';
 import { TopologyValues } from './_topology-values.js';
 
 export const Name = names.PodTopologySpread;
@@ -177,7 +178,12 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
   private readonly defaultConstraints: readonly TopologySpreadConstraint[];
   private readonly systemDefaulted: boolean;
   private readonly matchCounts = new MatchCounts();
-  private readonly domainCounts = new DomainCountsCache();
+  /**
+   * `DomainCounts` by question key. A question is asked by every pod of a workload (its selector and node
+   * selection), and the ReplicaSets of a scale-up interleave in the queue, so the bound leaves room for a
+   * few hundred workloads (about 140 KB each at 5,000 nodes).
+   */
+  private readonly domainCounts = new Lru<DomainCounts>(256);
   private readonly topologyValues = new Map<string, TopologyValues>();
 
   constructor(
@@ -249,7 +255,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     const affinityKey = c.nodeAffinityPolicy === 'Honor' ? JSON.stringify([spec?.nodeSelector ?? null, spec?.affinity?.nodeAffinity?.requiredDuringSchedulingIgnoredDuringExecution ?? null]) : '';
     const taintsKey = c.nodeTaintsPolicy === 'Honor' ? JSON.stringify(spec?.tolerations ?? null) : '';
     const key = `${requiredKeys.join('\u0001')}\u0000${c.topologyKey}\u0000${selectorKey}\u0000${affinityKey}\u0000${taintsKey}`;
-    const dc = this.domainCounts.get(key);
+    const dc = this.domainCounts.getOrCreate(key, () => new DomainCounts());
     dc.sync(lister, {
       topologyKey: c.topologyKey,
       selector: c.selector,
@@ -454,7 +460,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     s.nodes = allNodes;
     s.hostCounts = s.constraints.map((c, i) => {
       if (c.topologyKey !== labelHostname) return undefined;
-      const dc = this.domainCounts.get(`\u0000host\u0000${selectorKeys[i] ?? ''}`);
+      const dc = this.domainCounts.getOrCreate(`\u0000host\u0000${selectorKeys[i] ?? ''}`, () => new DomainCounts());
       dc.sync(lister, { topologyKey: c.topologyKey, selector: c.selector, selectorId: s.selectorIds[i] ?? -1, namespace: ns, valueOf: () => '' }, this.matchCounts);
       return dc;
     });
