@@ -108,6 +108,13 @@ function encode(obj: StoredObject): Uint8Array {
   return Buffer.from(storedJson(obj), 'utf8');
 }
 
+/** The bytes of a stored JSON text for a create or update; an object over etcd's request limit is refused. */
+function requestBytes(text: string): Buffer {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('etcdserver: request is too large');
+  return bytes;
+}
+
 /**
  * The JSON storage keeps for an object: without its resourceVersion (the storage revision is). The
  * resourceVersion is put back as the last key of metadata.
@@ -505,8 +512,7 @@ export class Store {
     for (let attempt = 0; ; attempt++) {
       const name = md.name ?? '';
       const text = storedJson(obj);
-      const bytes = Buffer.from(text, 'utf8');
-      if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('etcdserver: request is too large');
+      const bytes = requestBytes(text);
       try {
         const rev = await this.opts.backend.create(objectKey(def, namespace, name), bytes);
         this.wrote(obj, text, rev);
@@ -621,8 +627,7 @@ export class Store {
       }
       try {
         const text = json ?? storedJson(next);
-        const bytes = Buffer.from(text, 'utf8');
-        if (bytes.byteLength > maxObjectBytes) throw apiErrors.requestEntityTooLarge('etcdserver: request is too large');
+        const bytes = requestBytes(text);
         if (this.shouldDeleteAfterUpdate(def, next)) {
           await this.opts.backend.delete(key, kv?.modRevision);
           this.hooks(def)?.afterDelete?.(next);
