@@ -154,10 +154,8 @@ export class InProcessClient implements Client {
    * patch of a stored kind): another thread rebuilds it with `objectOfStoredText` instead of receiving it
    * serialised. Undefined for anything else (converted kinds, Status answers, unchanged objects).
    */
-  encodedWrite(obj: unknown): EncodedObject | undefined {
-    if (typeof obj !== 'object' || obj === null) return undefined;
-    const w = this.server.store.writtenText(obj);
-    return w !== undefined ? { json: w.text, storedRevision: w.rv } : undefined;
+  encodedWrite(obj: unknown): { text: string; rv: number } | undefined {
+    return typeof obj === 'object' && obj !== null ? this.server.store.writtenText(obj) : undefined;
   }
 
   /**

@@ -180,7 +180,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       call(client, m.method, m.args).then(
         (value) => {
           const enc = client.encodedWrite(value);
-          out.send(enc?.storedRevision !== undefined ? { t: 'result', id: m.id, json: enc.json, rv: enc.storedRevision } : { t: 'result', id: m.id, value });
+          out.send(enc !== undefined ? { t: 'result', id: m.id, json: enc.text, rv: enc.rv } : { t: 'result', id: m.id, value });
         },
         (e: unknown) => out.send({ t: 'error', id: m.id, status: statusOf(e) }),
       );

@@ -67,8 +67,8 @@ describe('components channel: a Client across a MessagePort', () => {
     const direct = new InProcessClient(srv.server, { user: admin });
     const created = await direct.create<ConfigMap>(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'enc', namespace: 'default' }, data: { k: 'v' } });
     const enc = direct.encodedWrite(created);
-    assert.ok(enc !== undefined && enc.storedRevision === Number(created.metadata?.resourceVersion));
-    assert.deepEqual(objectOfStoredText(enc.json, enc.storedRevision), JSON.parse(JSON.stringify(created)));
+    assert.ok(enc !== undefined && enc.rv === Number(created.metadata?.resourceVersion));
+    assert.deepEqual(objectOfStoredText(enc.text, enc.rv), JSON.parse(JSON.stringify(created)));
     // Modified after the write (another revision): no longer the stored text.
     assert.equal(direct.encodedWrite({ ...created, metadata: { ...created.metadata, resourceVersion: '1' } }), undefined);
     const same = await direct.update<ConfigMap>(resources.configmaps, created);
