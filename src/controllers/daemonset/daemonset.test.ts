@@ -471,7 +471,6 @@ void test('ClaimCandidateIndex answers what a scan of the namespace would give c
   const ctx = new TestContext(client);
   const informer = ctx.informer<Pod>(resources.pods);
   const index = new ClaimCandidateIndex(informer);
-  informer.addHandlers({ onAdd: (p) => index.upsert(undefined, p), onUpdate: (o, p) => index.upsert(o, p), onDelete: (p) => index.delete(p) });
   ctx.startInformers();
   t.after(() => ctx.stop());
   const ref = (uid: string): { apiVersion: string; kind: string; name: string; uid: string; controller: boolean } => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: uid, uid, controller: true });

@@ -145,7 +145,6 @@ export class DaemonSetController implements Controller {
     });
     this.podInformer.addHandlers({
       onAdd: (p) => {
-        this.claimCandidates.upsert(undefined, p);
         const ds = this.owner(p);
         if (ds === undefined) {
           if (controllerRef(p.metadata) === undefined) this.enqueueMatching(p);
@@ -156,7 +155,6 @@ export class DaemonSetController implements Controller {
         this.queue.add(objectKey(ds));
       },
       onUpdate: (o, p) => {
-        this.claimCandidates.upsert(o, p);
         const ds = this.owner(p);
         if (ds !== undefined) {
           if (p.metadata?.deletionTimestamp !== undefined && o.metadata?.deletionTimestamp === undefined) {
@@ -170,7 +168,6 @@ export class DaemonSetController implements Controller {
         if (oldDs !== undefined && oldDs !== ds) this.queue.add(objectKey(oldDs));
       },
       onDelete: (p) => {
-        this.claimCandidates.delete(p);
         const ds = this.owner(p);
         if (ds === undefined) return;
         this.expectations.deletionObserved(objectKey(ds), objectKey(p));

@@ -158,18 +158,9 @@ export class ReplicaSetController implements Controller {
       },
     });
     this.podInformer.addHandlers({
-      onAdd: (p) => {
-        this.claimCandidates.upsert(undefined, p);
-        this.addPod(p);
-      },
-      onUpdate: (o, p) => {
-        this.claimCandidates.upsert(o, p);
-        this.updatePod(o, p);
-      },
-      onDelete: (p) => {
-        this.claimCandidates.delete(p);
-        this.deletePod(p);
-      },
+      onAdd: (p) => this.addPod(p),
+      onUpdate: (o, p) => this.updatePod(o, p),
+      onDelete: (p) => this.deletePod(p),
     });
     this.done = runWorkers(this.queue, (k) => this.sync(k), this.opts.workers ?? 5);
   }
