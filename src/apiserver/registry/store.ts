@@ -30,8 +30,8 @@ import {
   podGracePeriod,
   prepareForCreate,
   prepareForUpdate,
+  objectAttrs,
   randomSuffix,
-  selectableFields,
   specPart,
   tracksGeneration,
 } from './strategy.js';
@@ -91,6 +91,12 @@ export interface StoreOptions {
 
 const maxUpdateRetries = 8;
 
+/**
+ * Resources written in bulk that the server itself seldom reads: their watch caches keep objects as stored
+ * bytes between uses instead of decoded trees (`ResourceCacheOptions.keepDecoded`).
+ */
+const churning = new Set(['/pods', '/events', 'events.k8s.io/events', 'coordination.k8s.io/leases']);
+
 export interface GuaranteedUpdateOptions {
   /** `mutate` only looks at whether the live object exists: it may be given the decoded object itself. */
   liveUnread?: boolean;
@@ -102,10 +108,6 @@ export function groupResource(def: ResourceDef): GroupResource {
 
 export function objectKey(def: ResourceDef, namespace: string, name: string): string {
   return def.namespaced ? `${def.keyPrefix}${namespace}/${name}` : `${def.keyPrefix}${name}`;
-}
-
-function encode(obj: StoredObject): Uint8Array {
-  return Buffer.from(storedJson(obj), 'utf8');
 }
 
 /** The bytes of a stored JSON text for a create or update; an object over etcd's request limit is refused. */
@@ -233,7 +235,11 @@ export class Store {
   cache(def: ResourceDef): Promise<ResourceCache> {
     let c = this.caches.get(def.keyPrefix);
     if (c === undefined) {
-      c = this.opts.dispatcher.cacheFor(def.keyPrefix, { indexNodeName: def.group === '' && def.resource === 'pods' });
+      c = this.opts.dispatcher.cacheFor(def.keyPrefix, {
+        indexNodeName: def.group === '' && def.resource === 'pods',
+        attrsOf: (obj) => objectAttrs(def, obj),
+        keepDecoded: !churning.has(`${def.group}/${def.resource}`),
+      });
       this.caches.set(def.keyPrefix, c);
     }
     return c;
@@ -323,7 +329,7 @@ export class Store {
         for (const kv of page.items) {
           continueFrom = kv.key;
           const obj = decodeObject(kv);
-          if (!filter.matches(obj)) continue;
+          if (!filter.matches(objectAttrs(def, obj))) continue;
           items.push({ key: kv.key, obj, rv: kv.modRevision });
           if (limit > 0 && items.length === limit) break;
         }
@@ -352,8 +358,7 @@ export class Store {
   filter(def: ResourceDef, q: { namespace?: string; labelSelector: Selector; fieldSelector: FieldSelector }): WatchFilter {
     const nodeName = def.group === '' && def.resource === 'pods' ? q.fieldSelector.requiresExactMatch('spec.nodeName') : undefined;
     const f: WatchFilter = {
-      matches: (obj) =>
-        q.labelSelector.matches(obj.metadata?.labels) && (q.fieldSelector.isEmpty() || q.fieldSelector.matches(selectableFields(def, obj))),
+      matches: (a) => q.labelSelector.matches(a.labels) && (q.fieldSelector.isEmpty() || q.fieldSelector.matches(a.fields)),
     };
     if (def.namespaced && q.namespace !== undefined) f.namespace = q.namespace;
     if (nodeName !== undefined) f.nodeName = nodeName;
@@ -401,6 +406,18 @@ export class Store {
   }
 
   /** Records what a successful write stored for the object it answers with. */
+  /**
+   * The bytes of `text` (the stored JSON of `obj`) for a create or update, with the object's attributes
+   * noted for the watch cache, which then indexes and filters the change without decoding it again.
+   */
+  private bytesToStore(def: ResourceDef, obj: StoredObject, text: string): Buffer {
+    const bytes = requestBytes(text);
+    const { labels, fields } = objectAttrs(def, obj);
+    // The caller keeps `obj`: the cache gets its own copy of the labels.
+    this.opts.dispatcher.noteWrite(bytes, { labels: labels === undefined ? undefined : { ...labels }, fields });
+    return bytes;
+  }
+
   private wrote(obj: StoredObject, text: string, rv: number): void {
     (obj.metadata ??= {}).resourceVersion = String(rv);
     this.written.set(obj, { text, rv });
@@ -512,7 +529,7 @@ export class Store {
     for (let attempt = 0; ; attempt++) {
       const name = md.name ?? '';
       const text = storedJson(obj);
-      const bytes = requestBytes(text);
+      const bytes = this.bytesToStore(def, obj, text);
       try {
         const rev = await this.opts.backend.create(objectKey(def, namespace, name), bytes);
         this.wrote(obj, text, rev);
@@ -627,7 +644,7 @@ export class Store {
       }
       try {
         const text = json ?? storedJson(next);
-        const bytes = requestBytes(text);
+        const bytes = this.bytesToStore(def, next, text);
         if (this.shouldDeleteAfterUpdate(def, next)) {
           await this.opts.backend.delete(key, kv?.modRevision);
           this.hooks(def)?.afterDelete?.(next);
@@ -778,7 +795,7 @@ export class Store {
       if (JSON.stringify(next) === JSON.stringify(live)) return { kind: 'object', object: live, code: 200 };
       if (ctx.dryRun) return { kind: 'object', object: next, code: 200 };
       try {
-        const rev = await this.opts.backend.update(key, encode(next), kv.modRevision);
+        const rev = await this.opts.backend.update(key, this.bytesToStore(def, next, storedJson(next)), kv.modRevision);
         md.resourceVersion = String(rev);
         return { kind: 'object', object: next, code: 200 };
       } catch (e) {
@@ -848,7 +865,7 @@ export class Store {
       const next = mutate(decodeObject(kv));
       const text = storedJson(next);
       try {
-        const rev = await this.opts.backend.update(key, Buffer.from(text, 'utf8'), kv.modRevision);
+        const rev = await this.opts.backend.update(key, this.bytesToStore(def, next, text), kv.modRevision);
         this.wrote(next, text, rev);
         return next;
       } catch (e) {

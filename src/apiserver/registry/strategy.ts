@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { ResourceDef } from '../discovery/resource-defs.js';
-import type { StoredObject } from '../storage/watch-cache.js';
+import type { ObjectAttrs, StoredObject } from '../storage/watch-cache.js';
 
 /** Kinds whose spec changes bump metadata.generation (those with a spec/status split and a controller). */
 const generationTracked = new Set([
@@ -112,6 +112,11 @@ export function specPart(obj: StoredObject): string {
   const rest: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(obj)) if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind') rest[k] = v;
   return JSON.stringify(rest);
+}
+
+/** An object's labels and selectable fields, what list and watch filters match (`GetAttrs`). */
+export function objectAttrs(def: ResourceDef, obj: StoredObject): ObjectAttrs {
+  return { labels: obj.metadata?.labels, fields: selectableFields(def, obj) };
 }
 
 /** Field labels for field selectors (`GetAttrs` / `ToSelectableFields`). Unknown labels are refused. */

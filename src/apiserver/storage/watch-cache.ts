@@ -20,7 +20,20 @@ export interface CachedObject {
   readonly rv: number;
   /** Lazily built JSON of `obj` (with its resourceVersion), shared by every response that sends it. */
   json?: string;
+  /** Lazily computed labels and selectable fields, kept so filters need not decode the object again. */
+  attrs?: ObjectAttrs;
 }
+
+/**
+ * What watch and list filters look at: an object's labels and selectable fields (kube-apiserver's
+ * `storage.AttrFunc`; its cacher keeps them beside each object, as `ResourceCache` does).
+ */
+export interface ObjectAttrs {
+  readonly labels: Readonly<Record<string, string>> | undefined;
+  readonly fields: Readonly<Record<string, string>>;
+}
+
+export type AttrsOf = (obj: StoredObject) => ObjectAttrs;
 
 export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -58,9 +71,16 @@ export function decodeObject(kv: KeyValue): StoredObject {
  * A cached object decoded on first use: objects nobody watches or reads (most Events) stay as the stored
  * bytes, which costs neither the JSON.parse nor the memory of the object tree. While its change is being
  * dispatched it also keeps the stored text, for watchers that forward changes as text (other threads).
+ *
+ * With `keepDecoded` false the decoded tree lives only while the change is dispatched: the cache then
+ * holds the stored bytes (outside the JS heap) and the small `attrs`, and a later reader decodes again.
+ * That is for resources that churn in bulk and that the server itself seldom reads (pods, events,
+ * leases): keeping a tree per object, and per version in the event window, is what the garbage
+ * collector would otherwise walk and copy.
  */
 class LazyCachedObject implements CachedObject {
   json?: string;
+  attrs?: ObjectAttrs;
   private decoded: StoredObject | undefined;
   private kv: KeyValue | undefined;
   private text: string | undefined;
@@ -69,18 +89,23 @@ class LazyCachedObject implements CachedObject {
     readonly key: string,
     readonly rv: number,
     kv: KeyValue,
+    private readonly keepDecoded: boolean,
   ) {
     this.kv = kv;
   }
 
   get obj(): StoredObject {
-    if (this.decoded === undefined) {
-      const text = this.text ?? storedText(this.kv as KeyValue);
-      if (this.dispatching) this.text = text;
-      this.decoded = objectOfStoredText(text, this.rv);
+    if (this.decoded !== undefined) return this.decoded;
+    const text = this.text ?? storedText(this.kv as KeyValue);
+    if (this.dispatching) this.text = text;
+    const obj = objectOfStoredText(text, this.rv);
+    if (this.keepDecoded) {
+      this.decoded = obj;
       this.kv = undefined;
+    } else if (this.dispatching) {
+      this.decoded = obj;
     }
-    return this.decoded;
+    return obj;
   }
 
   /** While the change is dispatched, the stored text is kept for every watcher that asks (`storedText`). */
@@ -100,6 +125,7 @@ class LazyCachedObject implements CachedObject {
   settle(): void {
     this.dispatching = false;
     this.text = undefined;
+    if (!this.keepDecoded) this.decoded = undefined;
   }
 }
 
@@ -143,11 +169,11 @@ export interface WatchFilter {
   namespace?: string;
   /** Pods only: only objects on this node (uses the nodeName index). */
   nodeName?: string;
-  matches(obj: StoredObject): boolean;
+  matches(attrs: ObjectAttrs): boolean;
 }
 
 export interface CacheWatcherSink {
-  /** Delivers one event; returns false when the watcher wants to stop. */
+  /** Delivers one event; the object's `attrs` are set (the filter looked at them). */
   push(type: CacheEventType, object: CachedObject): void;
   /** The cache closes a watcher that fell too far behind or when it stops. */
   close(reason?: string): void;
@@ -168,8 +194,12 @@ export class TooOldResourceVersion extends Error {
 }
 
 export interface ResourceCacheOptions {
-  /** Pods: maintain the `spec.nodeName` index. */
+  /** Pods: maintain the `spec.nodeName` index (from the `spec.nodeName` field of `attrsOf`). */
   indexNodeName: boolean;
+  /** Labels and selectable fields of an object of this resource. */
+  attrsOf: AttrsOf;
+  /** Keep objects decoded once read (default true); see `LazyCachedObject`. */
+  keepDecoded?: boolean;
   /** Keep at least this many recent events (default 1000). */
   minEvents?: number;
   /** Keep events younger than this (default 75 s, as kube-apiserver's event window). */
@@ -179,13 +209,8 @@ export interface ResourceCacheOptions {
   now?: () => number;
 }
 
-function nodeNameOf(obj: StoredObject): string {
-  const spec = obj['spec'] as { nodeName?: string } | undefined;
-  return spec?.nodeName ?? '';
-}
-
-function namespaceOf(obj: StoredObject): string {
-  return obj.metadata?.namespace ?? '';
+function nodeNameOf(a: ObjectAttrs): string {
+  return a.fields['spec.nodeName'] ?? '';
 }
 
 export class ResourceCache {
@@ -204,6 +229,8 @@ export class ResourceCache {
     readonly prefix: string,
     initialRevision: number,
     private readonly opts: ResourceCacheOptions,
+    /** Attributes its writer gave for a stored value (see `CacheDispatcher.noteWrite`). */
+    private readonly noted: (value: Uint8Array) => ObjectAttrs | undefined = () => undefined,
   ) {
     this.oldestRevision = initialRevision;
     this.now = opts.now ?? Date.now;
@@ -211,7 +238,20 @@ export class ResourceCache {
 
   /** Loads the initial state (objects as of `initialRevision`). */
   load(kvs: readonly KeyValue[]): void {
-    for (const kv of kvs) this.insert(new LazyCachedObject(kv.key, kv.modRevision, kv));
+    for (const kv of kvs) this.insert(this.entry(kv, kv.modRevision));
+  }
+
+  private entry(kv: KeyValue, rv: number): LazyCachedObject {
+    const c = new LazyCachedObject(kv.key, rv, kv, this.opts.keepDecoded ?? true);
+    const attrs = this.noted(kv.value);
+    if (attrs !== undefined) c.attrs = attrs;
+    return c;
+  }
+
+  /** The object's labels and selectable fields, computed once per cached version. */
+  attrs(c: CachedObject): ObjectAttrs {
+    c.attrs ??= this.opts.attrsOf(c.obj);
+    return c.attrs;
   }
 
   size(): number {
@@ -239,12 +279,12 @@ export class ResourceCache {
 
   private index(c: CachedObject): void {
     addTo(this.byNamespace, this.namespaceOfKey(c.key), c.key);
-    if (this.opts.indexNodeName) addTo(this.byNodeName, nodeNameOf(c.obj), c.key);
+    if (this.opts.indexNodeName) addTo(this.byNodeName, nodeNameOf(this.attrs(c)), c.key);
   }
 
   private unindex(c: CachedObject): void {
     removeFrom(this.byNamespace, this.namespaceOfKey(c.key), c.key);
-    if (this.opts.indexNodeName) removeFrom(this.byNodeName, nodeNameOf(c.obj), c.key);
+    if (this.opts.indexNodeName) removeFrom(this.byNodeName, nodeNameOf(this.attrs(c)), c.key);
   }
 
   /** Applies one storage event (called by the dispatcher in revision order). */
@@ -252,7 +292,7 @@ export class ResourceCache {
     let event: CacheEvent;
     const at = this.now();
     if (ev.type === 'put') {
-      const c = new LazyCachedObject(ev.kv.key, ev.revision, ev.kv);
+      const c = this.entry(ev.kv, ev.revision);
       c.beginDispatch();
       const prev = this.insert(c);
       event = { type: prev === undefined ? 'ADDED' : 'MODIFIED', object: c, prev, rv: ev.revision, at };
@@ -266,7 +306,8 @@ export class ResourceCache {
       if (last === undefined) return;
       // A deleted object is reported with the resourceVersion of the delete, as kube-apiserver does.
       const obj = { ...last.obj, metadata: { ...last.obj.metadata, resourceVersion: String(ev.revision) } };
-      event = { type: 'DELETED', object: { key: ev.kv.key, obj, rv: ev.revision }, prev: last, rv: ev.revision, at };
+      const gone: CachedObject = { key: ev.kv.key, obj, rv: ev.revision, attrs: this.attrs(last) };
+      event = { type: 'DELETED', object: gone, prev: last, rv: ev.revision, at };
     }
     this.events.push(event);
     this.trimEvents(at);
@@ -294,13 +335,13 @@ export class ResourceCache {
   private dispatch(event: CacheEvent): void {
     if (this.watchers.size === 0) return;
     const targets: Iterable<Watcher> = this.opts.indexNodeName ? this.watchersForNode(event) : this.watchers;
-    for (const w of targets) deliver(w, event);
+    for (const w of targets) this.deliver(w, event);
   }
 
   private *watchersForNode(event: CacheEvent): Iterable<Watcher> {
     for (const w of this.watchers) if (w.filter.nodeName === undefined) yield w;
-    const a = nodeNameOf(event.object.obj);
-    const b = event.prev !== undefined ? nodeNameOf(event.prev.obj) : a;
+    const a = nodeNameOf(this.attrs(event.object));
+    const b = event.prev !== undefined ? nodeNameOf(this.attrs(event.prev)) : a;
     yield* this.nodeWatchers.get(a) ?? [];
     if (b !== a) yield* this.nodeWatchers.get(b) ?? [];
   }
@@ -314,10 +355,7 @@ export class ResourceCache {
     const out: CachedObject[] = [];
     for (const k of keys) {
       const c = this.objects.get(k);
-      if (c === undefined) continue;
-      if (filter.namespace !== undefined && namespaceOf(c.obj) !== filter.namespace) continue;
-      if (filter.nodeName !== undefined && nodeNameOf(c.obj) !== filter.nodeName) continue;
-      if (filter.matches(c.obj)) out.push(c);
+      if (c !== undefined && this.inScope(filter, c)) out.push(c);
     }
     out.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return out;
@@ -336,7 +374,7 @@ export class ResourceCache {
       if (fromRevision < this.oldestRevision) throw new TooOldResourceVersion(fromRevision, this.oldestRevision);
       for (let i = this.eventsStart; i < this.events.length; i++) {
         const e = this.events[i];
-        if (e !== undefined && e.rv > fromRevision) deliver(w, e);
+        if (e !== undefined && e.rv > fromRevision) this.deliver(w, e);
       }
     }
     this.watchers.add(w);
@@ -347,6 +385,30 @@ export class ResourceCache {
     };
   }
 
+  private inScope(f: WatchFilter, c: CachedObject): boolean {
+    if (f.namespace !== undefined && this.namespaceOfKey(c.key) !== f.namespace) return false;
+    const a = this.attrs(c);
+    return (f.nodeName === undefined || nodeNameOf(a) === f.nodeName) && f.matches(a);
+  }
+
+  /** Turns a change into what this watcher sees: objects entering or leaving its filter are ADDED/DELETED. */
+  private deliver(w: Watcher, e: CacheEvent): void {
+    const f = w.filter;
+    if (e.type === 'ADDED') {
+      if (this.inScope(f, e.object)) w.sink.push('ADDED', e.object);
+      return;
+    }
+    if (e.type === 'DELETED') {
+      if (e.prev !== undefined && this.inScope(f, e.prev)) w.sink.push('DELETED', e.object);
+      return;
+    }
+    const now = this.inScope(f, e.object);
+    const before = e.prev !== undefined && this.inScope(f, e.prev);
+    if (now && before) w.sink.push('MODIFIED', e.object);
+    else if (now) w.sink.push('ADDED', e.object);
+    else if (before) w.sink.push('DELETED', e.object);
+  }
+
   /** Closes every watcher (the cache is going away). */
   closeAll(reason: string): void {
     for (const w of [...this.watchers]) w.sink.close(reason);
@@ -355,27 +417,6 @@ export class ResourceCache {
   }
 }
 
-/** Turns a change into what this watcher sees: objects entering or leaving its filter are ADDED/DELETED. */
-function deliver(w: Watcher, e: CacheEvent): void {
-  const f = w.filter;
-  const inScope = (o: StoredObject): boolean =>
-    (f.namespace === undefined || namespaceOf(o) === f.namespace) &&
-    (f.nodeName === undefined || nodeNameOf(o) === f.nodeName) &&
-    f.matches(o);
-  if (e.type === 'ADDED') {
-    if (inScope(e.object.obj)) w.sink.push('ADDED', e.object);
-    return;
-  }
-  if (e.type === 'DELETED') {
-    if (e.prev !== undefined && inScope(e.prev.obj)) w.sink.push('DELETED', e.object);
-    return;
-  }
-  const now = inScope(e.object.obj);
-  const before = e.prev !== undefined && inScope(e.prev.obj);
-  if (now && before) w.sink.push('MODIFIED', e.object);
-  else if (now) w.sink.push('ADDED', e.object);
-  else if (before) w.sink.push('DELETED', e.object);
-}
 
 function addTo<V>(m: Map<string, Set<V>>, k: string, v: V): void {
   let s = m.get(k);
@@ -403,6 +444,7 @@ export class CacheDispatcher {
   private stopWatch: (() => void) | undefined;
   private running: Promise<void> | undefined;
   private failure: Error | undefined;
+  private readonly written = new WeakMap<Uint8Array, ObjectAttrs>();
 
   constructor(
     private readonly backend: Backend,
@@ -436,6 +478,16 @@ export class CacheDispatcher {
     this.waiters = [];
   }
 
+  /**
+   * Records the attributes of an object this server is about to store as `value` (the very bytes handed to
+   * the backend): when the backend's event carries those bytes, the cache takes the attributes from here
+   * instead of decoding the value to index and filter it. Values arriving otherwise (another API server's
+   * writes through etcd, a watch catching up from the log) are decoded as usual.
+   */
+  noteWrite(value: Uint8Array, attrs: ObjectAttrs): void {
+    this.written.set(value, attrs);
+  }
+
   /** The cache for a key prefix, creating and loading it on first use. */
   async cacheFor(prefix: string, opts: ResourceCacheOptions): Promise<ResourceCache> {
     const existing = this.caches.get(prefix);
@@ -447,7 +499,7 @@ export class CacheDispatcher {
       if (c !== undefined) return c;
     }
     const at = this.revision;
-    const cache = new ResourceCache(prefix, at, opts);
+    const cache = new ResourceCache(prefix, at, opts, (value) => this.written.get(value));
     const entry = { cache, held: [] as StorageEvent[] };
     this.loading.set(prefix, entry);
     try {
