@@ -612,17 +612,29 @@ export class Store {
     opts: GuaranteedUpdateOptions,
   ): Promise<{ object: StoredObject; created: boolean }> {
     const key = objectKey(def, namespace, name);
+    let fresh = false;
     for (let attempt = 0; ; attempt++) {
-      const kv = await this.opts.backend.get(key);
+      const { kv, cached } = await this.liveValue(def, key, fresh);
+      // Whatever depends on the live object being current (a failed precondition, an error, an answer
+      // without a write) is decided again on a fresh read when the live object came from the cache.
+      const recheck = (): boolean => cached && (fresh = true);
       const liveJson = kv !== undefined ? storedText(kv) : undefined;
       const live = kv !== undefined && liveJson !== undefined ? decodeText(liveJson, kv) : undefined;
-      // mutate gets its own copy of the live object (a deep copy costs half a parse, a third of a JSON round trip).
-      const desired = mutate(live === undefined ? undefined : opts.liveUnread === true ? live : deepCopy(live));
+      let desired: StoredObject | undefined;
+      try {
+        // mutate gets its own copy of the live object (a deep copy costs half a parse, a third of a JSON round trip).
+        desired = mutate(live === undefined ? undefined : opts.liveUnread === true ? live : deepCopy(live));
+      } catch (e) {
+        if (recheck()) continue;
+        throw e;
+      }
       if (live === undefined || desired === undefined) {
+        if (recheck()) continue;
         if (createObject === undefined) throw apiErrors.notFound(groupResource(def), name);
         return { object: await this.create(def, namespace, createObject, ctx), created: true };
       }
       if (pinnedRv !== undefined && pinnedRv !== '' && pinnedRv !== live.metadata?.resourceVersion) {
+        if (recheck()) continue;
         throw apiErrors.modified(groupResource(def), name);
       }
       let txn: HookTransaction | undefined;
@@ -632,14 +644,17 @@ export class Store {
         ({ next, json } = await this.prepareUpdate(def, namespace, name, subresource, desired, live, liveJson, ctx, (t) => (txn = t)));
       } catch (e) {
         (txn)?.revert();
+        if (recheck()) continue;
         throw e;
       }
       if (next === live) {
         txn?.revert();
+        if (recheck()) continue;
         return { object: live, created: false };
       }
       if (ctx.dryRun) {
         txn?.revert();
+        if (recheck()) continue;
         return { object: next, created: false };
       }
       try {
@@ -656,6 +671,8 @@ export class Store {
         return { object: next, created: false };
       } catch (e) {
         txn?.revert();
+        if ((e instanceof Conflict || e instanceof KeyNotFound) && recheck()) continue;
+        fresh = true;
         if ((e instanceof Conflict || e instanceof KeyNotFound) && (pinnedRv === undefined || pinnedRv === '') && attempt < maxUpdateRetries) continue;
         if (e instanceof Conflict) throw apiErrors.modified(groupResource(def), name);
         if (e instanceof KeyNotFound) throw apiErrors.notFound(groupResource(def), name);
@@ -859,20 +876,47 @@ export class Store {
     mutate: (live: StoredObject) => StoredObject,
   ): Promise<StoredObject> {
     const key = objectKey(def, namespace, name);
+    let fresh = false;
     for (let attempt = 0; ; attempt++) {
-      const kv = await this.opts.backend.get(key);
-      if (kv === undefined) throw apiErrors.notFound(groupResource(def), name);
-      const next = mutate(decodeObject(kv));
+      const { kv, cached } = await this.liveValue(def, key, fresh);
+      let next: StoredObject;
+      try {
+        if (kv === undefined) throw apiErrors.notFound(groupResource(def), name);
+        next = mutate(decodeObject(kv));
+      } catch (e) {
+        // Refusals are decided on the current object, never on the cache's guess.
+        if (cached) {
+          fresh = true;
+          continue;
+        }
+        throw e;
+      }
       const text = storedJson(next);
       try {
         const rev = await this.opts.backend.update(key, this.bytesToStore(def, next, text), kv.modRevision);
         this.wrote(next, text, rev);
         return next;
       } catch (e) {
-        if ((e instanceof Conflict || e instanceof KeyNotFound) && attempt < maxUpdateRetries) continue;
+        const retry = (e instanceof Conflict || e instanceof KeyNotFound) && (cached || attempt < maxUpdateRetries);
+        fresh = true;
+        if (retry) continue;
         throw e;
       }
     }
+  }
+
+  /**
+   * The live value of `key` for an update attempt: the watch cache's copy unless `fresh` (kube-apiserver's
+   * `cachedExistingObject`), which saves a storage read per update; storage otherwise, or when the cache
+   * holds no stored bytes for the key. A cached guess that is stale fails the write's revision check, and
+   * the caller tries again with `fresh`.
+   */
+  private async liveValue(def: ResourceDef, key: string, fresh: boolean): Promise<{ kv: KeyValue | undefined; cached: boolean }> {
+    if (!fresh) {
+      const kv = (await this.cache(def)).storedValue(key);
+      if (kv !== undefined) return { kv, cached: true };
+    }
+    return { kv: await this.opts.backend.get(key), cached: false };
   }
 
   /** Whether status changes go through the status subresource only. */

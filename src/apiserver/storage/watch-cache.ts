@@ -108,6 +108,11 @@ class LazyCachedObject implements CachedObject {
     return obj;
   }
 
+  /** The stored value, while the object is kept as stored bytes (see `keepDecoded`). */
+  storedValue(): KeyValue | undefined {
+    return this.kv;
+  }
+
   /** While the change is dispatched, the stored text is kept for every watcher that asks (`storedText`). */
   private dispatching = false;
 
@@ -246,6 +251,12 @@ export class ResourceCache {
     const attrs = this.noted(kv.value);
     if (attrs !== undefined) c.attrs = attrs;
     return c;
+  }
+
+  /** The stored value of a cached object, when the cache holds it as stored bytes (not decoded). */
+  storedValue(key: string): KeyValue | undefined {
+    const c = this.objects.get(key);
+    return c instanceof LazyCachedObject ? c.storedValue() : undefined;
   }
 
   /** The object's labels and selectable fields, computed once per cached version. */
