@@ -9,15 +9,13 @@ import { mkdir } from 'node:fs/promises';
 import { createHash } from 'node:crypto';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { Backend } from '../storage/backend.js';
-import { openBackend } from '../storage/index.js';
+import { serveApi, type StoreChoice } from './serve.js';
 import { ensurePki, caCertHash, type ClusterPki } from './pki.js';
-import { createApiServer } from '../apiserver/wiring.js';
 import type { ApiServer } from '../apiserver/server.js';
 import { InProcessClient } from '../apiserver/in-process-client.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { Client, KubeObject } from '../client/client.js';
-import { writeKubeconfig } from '../client/kubeconfig.js';
 import { controlPlaneComponents, type ComponentsWorker } from '../components/components.js';
 import { NodeHost, coreDNSManifests, kubeProxyManifests } from '../node/index.js';
 import { ensureObjects } from '../local/local-cluster.js';
@@ -45,7 +43,7 @@ export interface ControlPlaneOptions {
   advertiseAddress?: string;
   podNetworkCIDR?: string;
   serviceCIDR?: string;
-  store?: { kind: 'sqlite' } | { kind: 'etcd'; endpoints: string[] };
+  store?: StoreChoice;
   nodeMonitorGracePeriodMs?: number;
   nodeStartupGracePeriodMs?: number;
   leaseRenewIntervalMs?: number;
@@ -94,27 +92,21 @@ export class ControlPlane {
   async start(): Promise<void> {
     await mkdir(this.o.dataDir, { recursive: true, mode: 0o700 });
     const pki = (this.pki = await ensurePki(this.o.dataDir, this.o.advertiseAddress !== undefined ? { advertiseAddresses: [this.o.advertiseAddress] } : {}));
-    const store = this.o.store ?? { kind: 'sqlite' as const };
-    this.backend = store.kind === 'sqlite' ? await openBackend({ kind: 'sqlite', dataDir: this.o.dataDir }) : await openBackend({ kind: 'etcd', endpoints: store.endpoints });
-    const server = (this.server = createApiServer({
-      backend: this.backend,
-      tls: { caPem: pki.ca.certPem, certPem: pki.apiserver.certPem, keyPem: pki.apiserver.keyPem },
-      port: this.o.port,
-      host: this.o.host ?? '127.0.0.1',
-      anonymousAuth: true,
-      ...(this.o.serviceCIDR !== undefined ? { serviceCIDR: this.o.serviceCIDR } : {}),
-      logs: { logs: async (ns, pod, container, opts) => this.nodeHost?.podLogs(ns, pod, container, opts.previous === true)?.join('\n').concat('\n') },
-    }));
-    await server.start();
-    writeKubeconfig(this.kubeconfigPath, {
-      server: server.url(),
-      caPem: pki.ca.certPem,
-      clientCertPem: pki.admin.certPem,
-      clientKeyPem: pki.admin.keyPem,
-      clusterName: 'kubernetes',
-      userName: 'kubernetes-admin',
-      contextName: 'kubernetes-admin@kubernetes',
+    const { backend, server } = await serveApi({
+      dataDir: this.o.dataDir,
+      ...(this.o.store !== undefined ? { store: this.o.store } : {}),
+      pki,
+      server: {
+        port: this.o.port,
+        host: this.o.host ?? '127.0.0.1',
+        anonymousAuth: true,
+        ...(this.o.serviceCIDR !== undefined ? { serviceCIDR: this.o.serviceCIDR } : {}),
+        logs: { logs: async (ns, pod, container, opts) => this.nodeHost?.podLogs(ns, pod, container, opts.previous === true)?.join('\n').concat('\n') },
+      },
+      kubeconfig: { path: this.kubeconfigPath, clusterName: 'kubernetes', contextName: 'kubernetes-admin@kubernetes' },
     });
+    this.backend = backend;
+    this.server = server;
     const admin = this.adminClient();
     await this.installKubeadmObjects(admin, server.url(), pki.ca.certPem);
     this.components = controlPlaneComponents({

@@ -6,9 +6,8 @@
  */
 import { mkdir } from 'node:fs/promises';
 import type { Backend } from '../storage/backend.js';
-import { openBackend } from '../storage/index.js';
+import { serveApi, type StoreChoice } from '../bootstrap/serve.js';
 import { ensurePki } from '../bootstrap/pki.js';
-import { createApiServer } from '../apiserver/wiring.js';
 import type { ApiServer } from '../apiserver/server.js';
 import { InProcessClient } from '../apiserver/in-process-client.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
@@ -17,7 +16,6 @@ import { resources } from '../api/resources.js';
 import type { ConfigMap, Pod } from 'kubernetes-types/core/v1.js';
 import { createInformer, type Informer } from '../client/index.js';
 import type { Client, KubeObject } from '../client/client.js';
-import { writeKubeconfig } from '../client/kubeconfig.js';
 import type { ClusterSpec, NodeSpec } from '../cluster/index.js';
 import {
   clusterStateConfigMap,
@@ -40,7 +38,7 @@ export interface LocalClusterOptions {
   /** 0 picks a free port. */
   port: number;
   host?: string;
-  store?: { kind: 'sqlite' } | { kind: 'etcd'; endpoints: string[] };
+  store?: StoreChoice;
   /** Where to write the admin kubeconfig (default `<dataDir>/admin.conf`). */
   kubeconfigPath?: string;
   /** Install kube-proxy, flannel and CoreDNS (default true). Without them nodes stay NotReady, as after `kubeadm init`. */
@@ -122,25 +120,19 @@ export class LocalCluster {
   async start(): Promise<void> {
     await mkdir(this.o.dataDir, { recursive: true, mode: 0o700 });
     const pki = await ensurePki(this.o.dataDir);
-    const store = this.o.store ?? { kind: 'sqlite' as const };
-    this.backend = store.kind === 'sqlite' ? await openBackend({ kind: 'sqlite', dataDir: this.o.dataDir }) : await openBackend({ kind: 'etcd', endpoints: store.endpoints });
-    const server = (this.server = createApiServer({
-      backend: this.backend,
-      tls: { caPem: pki.ca.certPem, certPem: pki.apiserver.certPem, keyPem: pki.apiserver.keyPem },
-      port: this.o.port,
-      host: this.o.host ?? '127.0.0.1',
-      logs: { logs: async (ns, pod, container, opts) => this.nodeHost?.logs(ns, pod, container, opts) },
-    }));
-    await server.start();
-    writeKubeconfig(this.kubeconfigPath, {
-      server: server.url(),
-      caPem: pki.ca.certPem,
-      clientCertPem: pki.admin.certPem,
-      clientKeyPem: pki.admin.keyPem,
-      clusterName: this.o.spec.name,
-      userName: 'kubernetes-admin',
-      contextName: 'kubemix',
+    const { backend, server } = await serveApi({
+      dataDir: this.o.dataDir,
+      ...(this.o.store !== undefined ? { store: this.o.store } : {}),
+      pki,
+      server: {
+        port: this.o.port,
+        host: this.o.host ?? '127.0.0.1',
+        logs: { logs: async (ns, pod, container, opts) => this.nodeHost?.logs(ns, pod, container, opts) },
+      },
+      kubeconfig: { path: this.kubeconfigPath, clusterName: this.o.spec.name, contextName: 'kubemix' },
     });
+    this.backend = backend;
+    this.server = server;
     // The controller manager and the scheduler run in their own thread, on the machine's other core.
     this.components = controlPlaneComponents({
       server,
