@@ -8,8 +8,6 @@ import { newInTreeRegistry } from '../plugins/registry.js';
 import { SchedulingAlgorithm } from '../schedule-one.js';
 import { CycleState } from './cycle-state.js';
 import type { NodeObjectFilterPlugin } from './interfaces.js';
-import { NodeVerdicts } from './node-verdicts.js';
-import { Lru } from '../../util/lru.js';
 import { defaultProfile } from './profile.js';
 import { Registry } from './registry.js';
 import { Framework } from './runtime.js';
@@ -140,16 +138,4 @@ void test("changes of a node's labels, taints, unschedulable and allocatable rea
   assert.equal(cycleMessage(algo, fwk, pod('p5')), 'assumed on n');
   cache.updateNode(undefined, makeNode('n').label('kubernetes.io/os', 'linux').capacity({ cpu: '150m', memory: '8Gi', pods: '10' }).obj());
   assert.equal(cycleMessage(algo, fwk, pod('p6')), '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.');
-});
-
-void test('the verdicts cache keeps the most recently used questions', () => {
-  const c = new Lru<NodeVerdicts>(2);
-  const get = (k: string): NodeVerdicts => c.getOrCreate(k, () => new NodeVerdicts());
-  const a = get('a');
-  const b = get('b');
-  assert.equal(get('a'), a);
-  get('c');
-  assert.equal(c.size(), 2);
-  assert.equal(get('a'), a, "'b' was the least recently used");
-  assert.notEqual(get('b'), b);
 });

@@ -10,7 +10,6 @@ import type { NodeInfo } from '../../framework/types.js';
 import { makeNode, makePod } from '../../_testing/wrappers.js';
 import { newInTreeRegistry } from '../registry.js';
 import { DomainCounts, MatchCounts, countPodsMatchSelector, memoKey, type DomainQuestion } from './_domain-counts.js';
-import { Lru } from '../../../util/lru.js';
 import type { PodTopologySpread } from './pod-topology-spread.js';
 
 function mulberry32(seed: number): () => number {
@@ -200,16 +199,4 @@ void test('PodTopologySpread with its cross-cycle counts decides as a fresh inst
     assert.deepEqual(verdicts(kept, pod, snapshot.list()), verdicts(newPlugin(snapshot), pod, snapshot.list(), true), `step ${step}`);
     step++;
   }
-});
-
-void test('the DomainCounts cache keeps the most recently asked questions', () => {
-  const c = new Lru<DomainCounts>(2);
-  const get = (k: string): DomainCounts => c.getOrCreate(k, () => new DomainCounts());
-  const a = get('a');
-  const b = get('b');
-  assert.equal(get('a'), a);
-  const d = get('c');
-  assert.notEqual(d, a);
-  assert.equal(get('a'), a, 'a was used after b, so b went first');
-  assert.notEqual(get('b'), b);
 });
