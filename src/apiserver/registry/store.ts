@@ -97,6 +97,47 @@ const maxUpdateRetries = 8;
  */
 const churning = new Set(['/pods', '/events', 'events.k8s.io/events', 'coordination.k8s.io/leases']);
 
+/**
+ * The reads of the live object in one update loop: the watch cache's copy first (kube-apiserver's
+ * `cachedExistingObject`), which saves a storage read per update; storage when the cache holds no stored
+ * bytes for the key, and for every read after a cached guess was found wanting.
+ */
+class LiveReads {
+  private fresh = false;
+  private cached = false;
+
+  constructor(
+    private readonly cache: Promise<ResourceCache>,
+    private readonly backend: Backend,
+    private readonly key: string,
+  ) {}
+
+  async read(): Promise<KeyValue | undefined> {
+    if (!this.fresh) {
+      const kv = (await this.cache).storedValue(this.key);
+      this.cached = kv !== undefined;
+      if (kv !== undefined) return kv;
+    }
+    this.cached = false;
+    return this.backend.get(this.key);
+  }
+
+  /**
+   * True when the last read came from the cache: what its object led to (a refusal, a lost revision check,
+   * an answer without a write) must be decided again, and the next read goes to storage.
+   */
+  recheck(): boolean {
+    if (!this.cached) return false;
+    this.fresh = true;
+    return true;
+  }
+
+  /** The next read goes to storage (a write lost its revision check against it). */
+  refresh(): void {
+    this.fresh = true;
+  }
+}
+
 export interface GuaranteedUpdateOptions {
   /** `mutate` only looks at whether the live object exists: it may be given the decoded object itself. */
   liveUnread?: boolean;
@@ -405,7 +446,6 @@ export class Store {
     return w !== undefined && (obj as StoredObject).metadata?.resourceVersion === String(w.rv) ? w : undefined;
   }
 
-  /** Records what a successful write stored for the object it answers with. */
   /**
    * The bytes of `text` (the stored JSON of `obj`) for a create or update, with the object's attributes
    * noted for the watch cache, which then indexes and filters the change without decoding it again.
@@ -418,6 +458,7 @@ export class Store {
     return bytes;
   }
 
+  /** Records what a successful write stored for the object it answers with. */
   private wrote(obj: StoredObject, text: string, rv: number): void {
     (obj.metadata ??= {}).resourceVersion = String(rv);
     this.written.set(obj, { text, rv });
@@ -612,12 +653,11 @@ export class Store {
     opts: GuaranteedUpdateOptions,
   ): Promise<{ object: StoredObject; created: boolean }> {
     const key = objectKey(def, namespace, name);
-    let fresh = false;
+    const reads = new LiveReads(this.cache(def), this.opts.backend, key);
     for (let attempt = 0; ; attempt++) {
-      const { kv, cached } = await this.liveValue(def, key, fresh);
+      const kv = await reads.read();
       // Whatever depends on the live object being current (a failed precondition, an error, an answer
       // without a write) is decided again on a fresh read when the live object came from the cache.
-      const recheck = (): boolean => cached && (fresh = true);
       const liveJson = kv !== undefined ? storedText(kv) : undefined;
       const live = kv !== undefined && liveJson !== undefined ? decodeText(liveJson, kv) : undefined;
       let desired: StoredObject | undefined;
@@ -625,16 +665,16 @@ export class Store {
         // mutate gets its own copy of the live object (a deep copy costs half a parse, a third of a JSON round trip).
         desired = mutate(live === undefined ? undefined : opts.liveUnread === true ? live : deepCopy(live));
       } catch (e) {
-        if (recheck()) continue;
+        if (reads.recheck()) continue;
         throw e;
       }
       if (live === undefined || desired === undefined) {
-        if (recheck()) continue;
+        if (reads.recheck()) continue;
         if (createObject === undefined) throw apiErrors.notFound(groupResource(def), name);
         return { object: await this.create(def, namespace, createObject, ctx), created: true };
       }
       if (pinnedRv !== undefined && pinnedRv !== '' && pinnedRv !== live.metadata?.resourceVersion) {
-        if (recheck()) continue;
+        if (reads.recheck()) continue;
         throw apiErrors.modified(groupResource(def), name);
       }
       let txn: HookTransaction | undefined;
@@ -644,17 +684,17 @@ export class Store {
         ({ next, json } = await this.prepareUpdate(def, namespace, name, subresource, desired, live, liveJson, ctx, (t) => (txn = t)));
       } catch (e) {
         (txn)?.revert();
-        if (recheck()) continue;
+        if (reads.recheck()) continue;
         throw e;
       }
       if (next === live) {
         txn?.revert();
-        if (recheck()) continue;
+        if (reads.recheck()) continue;
         return { object: live, created: false };
       }
       if (ctx.dryRun) {
         txn?.revert();
-        if (recheck()) continue;
+        if (reads.recheck()) continue;
         return { object: next, created: false };
       }
       try {
@@ -671,9 +711,10 @@ export class Store {
         return { object: next, created: false };
       } catch (e) {
         txn?.revert();
-        if ((e instanceof Conflict || e instanceof KeyNotFound) && recheck()) continue;
-        fresh = true;
-        if ((e instanceof Conflict || e instanceof KeyNotFound) && (pinnedRv === undefined || pinnedRv === '') && attempt < maxUpdateRetries) continue;
+        const raced = e instanceof Conflict || e instanceof KeyNotFound;
+        if (raced && reads.recheck()) continue;
+        reads.refresh();
+        if (raced && (pinnedRv === undefined || pinnedRv === '') && attempt < maxUpdateRetries) continue;
         if (e instanceof Conflict) throw apiErrors.modified(groupResource(def), name);
         if (e instanceof KeyNotFound) throw apiErrors.notFound(groupResource(def), name);
         throw e;
@@ -876,19 +917,16 @@ export class Store {
     mutate: (live: StoredObject) => StoredObject,
   ): Promise<StoredObject> {
     const key = objectKey(def, namespace, name);
-    let fresh = false;
+    const reads = new LiveReads(this.cache(def), this.opts.backend, key);
     for (let attempt = 0; ; attempt++) {
-      const { kv, cached } = await this.liveValue(def, key, fresh);
+      const kv = await reads.read();
       let next: StoredObject;
       try {
         if (kv === undefined) throw apiErrors.notFound(groupResource(def), name);
         next = mutate(decodeObject(kv));
       } catch (e) {
         // Refusals are decided on the current object, never on the cache's guess.
-        if (cached) {
-          fresh = true;
-          continue;
-        }
+        if (reads.recheck()) continue;
         throw e;
       }
       const text = storedJson(next);
@@ -897,26 +935,13 @@ export class Store {
         this.wrote(next, text, rev);
         return next;
       } catch (e) {
-        const retry = (e instanceof Conflict || e instanceof KeyNotFound) && (cached || attempt < maxUpdateRetries);
-        fresh = true;
-        if (retry) continue;
+        const raced = e instanceof Conflict || e instanceof KeyNotFound;
+        if (raced && reads.recheck()) continue;
+        reads.refresh();
+        if (raced && attempt < maxUpdateRetries) continue;
         throw e;
       }
     }
-  }
-
-  /**
-   * The live value of `key` for an update attempt: the watch cache's copy unless `fresh` (kube-apiserver's
-   * `cachedExistingObject`), which saves a storage read per update; storage otherwise, or when the cache
-   * holds no stored bytes for the key. A cached guess that is stale fails the write's revision check, and
-   * the caller tries again with `fresh`.
-   */
-  private async liveValue(def: ResourceDef, key: string, fresh: boolean): Promise<{ kv: KeyValue | undefined; cached: boolean }> {
-    if (!fresh) {
-      const kv = (await this.cache(def)).storedValue(key);
-      if (kv !== undefined) return { kv, cached: true };
-    }
-    return { kv: await this.opts.backend.get(key), cached: false };
   }
 
   /** Whether status changes go through the status subresource only. */
