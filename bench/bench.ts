@@ -240,7 +240,6 @@ function watchPodFields(
   namespace: string,
   onChange: (type: string, fields: Readonly<Record<string, string>>) => boolean,
 ): { done: Promise<boolean>; close: () => void } {
-  let stop: (() => void) | undefined;
   let finish: (v: boolean) => void = () => undefined;
   const done = new Promise<boolean>((resolve) => (finish = resolve));
   const def = server.table.get('', 'v1', 'pods');
@@ -256,13 +255,10 @@ function watchPodFields(
       close: () => finish(false),
     },
   );
-  stopped.then((s) => (stop = s), () => finish(false));
-  const close = (): void => {
-    finish(false);
-    void stopped.then((s) => s());
-  };
-  void done.then(() => stop?.());
-  return { done, close };
+  stopped.catch(() => finish(false));
+  // However the watch ends, it is stopped once it has started.
+  void done.then(() => stopped.then((stop) => stop(), () => undefined));
+  return { done, close: () => finish(false) };
 }
 
 function isReady(n: Node): boolean {

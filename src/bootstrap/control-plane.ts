@@ -94,7 +94,7 @@ export class ControlPlane {
     const pki = (this.pki = await ensurePki(this.o.dataDir, this.o.advertiseAddress !== undefined ? { advertiseAddresses: [this.o.advertiseAddress] } : {}));
     const { backend, server } = await serveApi({
       dataDir: this.o.dataDir,
-      ...(this.o.store !== undefined ? { store: this.o.store } : {}),
+      store: this.o.store,
       pki,
       server: {
         port: this.o.port,

@@ -15,7 +15,7 @@ export type StoreChoice = { kind: 'sqlite' } | { kind: 'etcd'; endpoints: string
 export interface ServeOptions {
   dataDir: string;
   /** Default: SQLite in `dataDir`. */
-  store?: StoreChoice;
+  store?: StoreChoice | undefined;
   pki: ClusterPki;
   /** Everything of the API server but its storage and serving certificate. */
   server: Omit<CreateApiServerOptions, 'backend' | 'tls'>;

@@ -122,7 +122,7 @@ export class LocalCluster {
     const pki = await ensurePki(this.o.dataDir);
     const { backend, server } = await serveApi({
       dataDir: this.o.dataDir,
-      ...(this.o.store !== undefined ? { store: this.o.store } : {}),
+      store: this.o.store,
       pki,
       server: {
         port: this.o.port,

@@ -428,7 +428,6 @@ export class ResourceCache {
   }
 }
 
-
 function addTo<V>(m: Map<string, Set<V>>, k: string, v: V): void {
   let s = m.get(k);
   if (s === undefined) m.set(k, (s = new Set()));
