@@ -673,7 +673,10 @@ export class Store {
         if (createObject === undefined) throw apiErrors.notFound(groupResource(def), name);
         return { object: await this.create(def, namespace, createObject, ctx), created: true };
       }
-      if (pinnedRv !== undefined && pinnedRv !== '' && pinnedRv !== live.metadata?.resourceVersion) {
+      // A resourceVersion on the desired object is a precondition (the registry's tryUpdate): the one an
+      // update sent, or one a patch set (`kubectl label --resource-version`).
+      const wantedRv = desired.metadata?.resourceVersion;
+      if (wantedRv !== undefined && wantedRv !== '' && wantedRv !== live.metadata?.resourceVersion) {
         if (reads.recheck()) continue;
         throw apiErrors.modified(groupResource(def), name);
       }
