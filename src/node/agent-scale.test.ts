@@ -75,3 +75,28 @@ void test('removeNodes stops a node\'s heartbeats and pod workers; its objects s
   assert.equal(renew('a-2'), removed);
   assert.ok(client.peek<Node>(resources.nodes, 'a-2') !== undefined);
 });
+
+void test('a host of several nodes lists and watches bound pods only, as each kubelet watches its own node\'s', async (t) => {
+  const client = new FakeClient();
+  const selectors: Array<string | undefined> = [];
+  const list = client.list.bind(client);
+  const watch = client.watch.bind(client);
+  client.list = (res, opts) => {
+    if (res.resource === 'pods') selectors.push(opts?.fieldSelector);
+    return list(res, opts);
+  };
+  client.watch = (res, opts) => {
+    if (res.resource === 'pods') selectors.push(opts?.fieldSelector);
+    return watch(res, opts);
+  };
+  const host = new NodeHost({ client, clock: new FakeClock(T0), nodes: [spec('a-1', 1), spec('a-2', 2)], cni: 'preinstalled', log: () => undefined, nodeEvents: false });
+  t.after(() => {
+    host.stop();
+    client.closeAll();
+  });
+  await host.start();
+  await host.waitForSync();
+  for (let i = 0; i < 5; i++) await flush();
+  assert.ok(selectors.length >= 2);
+  assert.deepEqual(new Set(selectors), new Set(['spec.nodeName!=']));
+});

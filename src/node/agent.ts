@@ -20,7 +20,7 @@ import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { Client, KubeObject } from '../client/client.js';
-import { createEventRecorder, createInformer, realClock, type Clock, type EventRecorder, type Informer, type TimerHandle } from '../client/index.js';
+import { createEventRecorder, createInformer, realClock, trimManagedFields, type Clock, type EventRecorder, type Informer, type TimerHandle } from '../client/index.js';
 import { isNetworkPluginPod } from './cni.js';
 import { PodIPAllocator } from './ip-allocator.js';
 import { initialNode, kubeletNodeLabels, nodeStatus, windowsOsVersion, type SimulatedNodeSpec } from './kubelet/node-status.js';
@@ -326,15 +326,20 @@ export class NodeHost implements NodeHostView {
     for (const n of this.nodes.values()) this.preload(n);
     const single = this.nodes.size === 1 && this.opts.watchAllNodes !== true ? [...this.nodes.keys()][0] : undefined;
     this.runtimeClassInformer = createInformer<RuntimeClass>(this.client, resources.runtimeclasses, { clock: this.clock, log: this.log });
+    // Nobody here reads managedFields: dropped before caching, each cached version is smaller for the GC to
+    // copy (a pod version outlives several young-generation collections).
     this.nodeInformer = createInformer<Node>(this.client, resources.nodes, {
       clock: this.clock,
       log: this.log,
+      transform: trimManagedFields,
       ...(single !== undefined ? { fieldSelector: `metadata.name=${single}` } : {}),
     });
+    // Bound pods only (each kubelet watches `spec.nodeName=<itself>`): pending pods are not decoded here.
     this.podInformer = createInformer<Pod>(this.client, resources.pods, {
       clock: this.clock,
       log: this.log,
-      ...(single !== undefined ? { fieldSelector: `spec.nodeName=${single}` } : {}),
+      transform: trimManagedFields,
+      fieldSelector: single !== undefined ? `spec.nodeName=${single}` : 'spec.nodeName!=',
     });
     this.runtimeClassInformer.start();
     this.nodeInformer.start();
