@@ -13,7 +13,7 @@ import { resources } from '../../src/api/resources.js';
 import type { Client } from '../../src/client/client.js';
 import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
 import { objectAttrs } from '../../src/apiserver/registry/strategy.js';
-import { CacheDispatcher, type ObjectAttrs } from '../../src/apiserver/storage/watch-cache.js';
+import { CacheDispatcher, storedTextOf, type ObjectAttrs } from '../../src/apiserver/storage/watch-cache.js';
 import { openSqliteBackend } from '../../src/storage/sqlite/sqlite-backend.js';
 
 describe('watch cache: attributes of a write come from its writer', () => {
@@ -54,33 +54,42 @@ describe('watch cache: attributes of a write come from its writer', () => {
   });
 });
 
-test('watch cache: a change whose bytes were noted carries the noted attributes; other changes are decoded', async () => {
+test('watch cache: a change whose bytes were noted carries the noted attributes and text; other changes are decoded', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'kubemix-attrs-'));
   const backend = openSqliteBackend({ dataDir: dir, compaction: false });
   const dispatcher = new CacheDispatcher(backend);
   try {
     await dispatcher.start();
-    let decoded = 0;
+    const decoded: string[] = [];
     const cache = await dispatcher.cacheFor('/registry/things/', {
       indexNodeName: false,
       attrsOf: (obj) => {
-        decoded++;
+        decoded.push(obj.metadata?.name ?? '');
         return { labels: obj.metadata?.labels, fields: { 'metadata.name': obj.metadata?.name ?? '' } };
       },
     });
+    const dispatched = new Map<string, string | undefined>();
+    cache.watch({ matches: () => true }, { push: (_t, c) => dispatched.set(c.key, storedTextOf(c)), close: () => undefined }, 0);
     const noted: ObjectAttrs = { labels: { from: 'writer' }, fields: { 'metadata.name': 'a' } };
-    const bytes = Buffer.from(JSON.stringify({ metadata: { name: 'a' } }));
-    dispatcher.noteWrite(bytes, noted);
+    const text = JSON.stringify({ metadata: { name: 'a' } });
+    const bytes = Buffer.from(text);
+    // The writer's text, told apart from the bytes' own decoding by its spacing: what watchers get.
+    const writerText = JSON.stringify({ metadata: { name: 'a' } }, null, 1);
+    dispatcher.noteWrite(bytes, noted, writerText);
     const rev = await backend.create('/registry/things/a', bytes);
-    await backend.create('/registry/things/b', Buffer.from(JSON.stringify({ metadata: { name: 'b', labels: { x: 'y' } } })));
+    const textB = JSON.stringify({ metadata: { name: 'b', labels: { x: 'y' } } });
+    await backend.create('/registry/things/b', Buffer.from(textB));
     await dispatcher.waitForRevision(rev + 1);
     const a = cache.get('/registry/things/a');
     const b = cache.get('/registry/things/b');
     assert.ok(a !== undefined && b !== undefined);
     assert.equal(cache.attrs(a), noted);
-    assert.equal(decoded, 0);
     assert.deepEqual(cache.attrs(b), { labels: { x: 'y' }, fields: { 'metadata.name': 'b' } });
-    assert.equal(decoded, 1);
+    assert.deepEqual(decoded, ['b']);
+    assert.deepEqual(dispatched, new Map([['/registry/things/a', writerText], ['/registry/things/b', textB]]));
+    // The note is taken once: the text is not kept with the cached bytes after the dispatch.
+    assert.equal(a.obj.metadata?.name, 'a');
+    assert.equal(storedTextOf(a), undefined);
   } finally {
     await dispatcher.stop();
     await backend.close();

@@ -447,14 +447,15 @@ export class Store {
   }
 
   /**
-   * The bytes of `text` (the stored JSON of `obj`) for a create or update, with the object's attributes
-   * noted for the watch cache, which then indexes and filters the change without decoding it again.
+   * The bytes of `text` (the stored JSON of `obj`) for a create or update, with the object's attributes and
+   * the text noted for the watch cache, which then indexes, filters and dispatches the change without
+   * decoding it again.
    */
   private bytesToStore(def: ResourceDef, obj: StoredObject, text: string): Buffer {
     const bytes = requestBytes(text);
     const { labels, fields } = objectAttrs(def, obj);
     // The caller keeps `obj`: the cache gets its own copy of the labels.
-    this.opts.dispatcher.noteWrite(bytes, { labels: labels === undefined ? undefined : { ...labels }, fields });
+    this.opts.dispatcher.noteWrite(bytes, { labels: labels === undefined ? undefined : { ...labels }, fields }, text);
     return bytes;
   }
 

@@ -33,6 +33,13 @@ export interface ObjectAttrs {
   readonly fields: Readonly<Record<string, string>>;
 }
 
+/** What a writer noted for the bytes it stored (`CacheDispatcher.noteWrite`). */
+export interface WriteNote {
+  attrs: ObjectAttrs;
+  /** The JSON text the bytes encode. */
+  text: string;
+}
+
 export type AttrsOf = (obj: StoredObject) => ObjectAttrs;
 
 export type CacheEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
@@ -116,8 +123,10 @@ class LazyCachedObject implements CachedObject {
   /** While the change is dispatched, the stored text is kept for every watcher that asks (`storedText`). */
   private dispatching = false;
 
-  beginDispatch(): void {
+  /** Starts the change's dispatch; `text` is the stored text when the writer handed it over (not decoded again). */
+  beginDispatch(text?: string): void {
     this.dispatching = true;
+    if (text !== undefined) this.text = text;
   }
 
   /** The stored text during the change's dispatch, else undefined. */
@@ -234,8 +243,8 @@ export class ResourceCache {
     readonly prefix: string,
     initialRevision: number,
     private readonly opts: ResourceCacheOptions,
-    /** Attributes its writer gave for a stored value (see `CacheDispatcher.noteWrite`). */
-    private readonly noted: (value: Uint8Array) => ObjectAttrs | undefined = () => undefined,
+    /** What its writer noted for a stored value, taken once (see `CacheDispatcher.noteWrite`). */
+    private readonly noted: (value: Uint8Array) => WriteNote | undefined = () => undefined,
   ) {
     this.oldestRevision = initialRevision;
     this.now = opts.now ?? Date.now;
@@ -243,13 +252,15 @@ export class ResourceCache {
 
   /** Loads the initial state (objects as of `initialRevision`). */
   load(kvs: readonly KeyValue[]): void {
-    for (const kv of kvs) this.insert(this.entry(kv, kv.modRevision));
+    for (const kv of kvs) this.insert(this.entry(kv, kv.modRevision, false));
   }
 
-  private entry(kv: KeyValue, rv: number): LazyCachedObject {
+  /** A cached object for a stored value; `dispatching` when its change is about to be dispatched. */
+  private entry(kv: KeyValue, rv: number, dispatching: boolean): LazyCachedObject {
     const c = new LazyCachedObject(kv.key, rv, kv, this.opts.keepDecoded ?? true);
-    const attrs = this.noted(kv.value);
-    if (attrs !== undefined) c.attrs = attrs;
+    const note = this.noted(kv.value);
+    if (note !== undefined) c.attrs = note.attrs;
+    if (dispatching) c.beginDispatch(note?.text);
     return c;
   }
 
@@ -303,8 +314,7 @@ export class ResourceCache {
     let event: CacheEvent;
     const at = this.now();
     if (ev.type === 'put') {
-      const c = this.entry(ev.kv, ev.revision);
-      c.beginDispatch();
+      const c = this.entry(ev.kv, ev.revision, true);
       const prev = this.insert(c);
       event = { type: prev === undefined ? 'ADDED' : 'MODIFIED', object: c, prev, rv: ev.revision, at };
     } else {
@@ -454,7 +464,7 @@ export class CacheDispatcher {
   private stopWatch: (() => void) | undefined;
   private running: Promise<void> | undefined;
   private failure: Error | undefined;
-  private readonly written = new WeakMap<Uint8Array, ObjectAttrs>();
+  private readonly written = new WeakMap<Uint8Array, WriteNote>();
 
   constructor(
     private readonly backend: Backend,
@@ -489,13 +499,15 @@ export class CacheDispatcher {
   }
 
   /**
-   * Records the attributes of an object this server is about to store as `value` (the very bytes handed to
-   * the backend): when the backend's event carries those bytes, the cache takes the attributes from here
-   * instead of decoding the value to index and filter it. Values arriving otherwise (another API server's
-   * writes through etcd, a watch catching up from the log) are decoded as usual.
+   * Records the attributes and the JSON text of an object this server is about to store as `value` (the
+   * very bytes handed to the backend, encoding `text`): when the backend's event carries those bytes, the
+   * cache takes the attributes from here instead of decoding the value to index and filter it, and
+   * dispatches the text instead of decoding the bytes to text again. The note is taken once. Values
+   * arriving otherwise (another API server's writes through etcd, a watch catching up from the log) are
+   * decoded as usual.
    */
-  noteWrite(value: Uint8Array, attrs: ObjectAttrs): void {
-    this.written.set(value, attrs);
+  noteWrite(value: Uint8Array, attrs: ObjectAttrs, text: string): void {
+    this.written.set(value, { attrs, text });
   }
 
   /** The cache for a key prefix, creating and loading it on first use. */
@@ -509,7 +521,12 @@ export class CacheDispatcher {
       if (c !== undefined) return c;
     }
     const at = this.revision;
-    const cache = new ResourceCache(prefix, at, opts, (value) => this.written.get(value));
+    const cache = new ResourceCache(prefix, at, opts, (value) => {
+      const note = this.written.get(value);
+      // Taken once: the bytes stay cached (as the object's stored value) long after their change is dispatched.
+      if (note !== undefined) this.written.delete(value);
+      return note;
+    });
     const entry = { cache, held: [] as StorageEvent[] };
     this.loading.set(prefix, entry);
     try {
