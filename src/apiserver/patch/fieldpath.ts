@@ -196,13 +196,17 @@ function comparePathElementsWith(a: string, b: string, value: (pe: string) => Js
 function sortPathElements(keys: string[]): string[] {
   if (keys.length < 2) return keys;
   let fieldsOnly = true;
-  for (const k of keys) {
+  let sorted = true;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i] as string;
     if (!k.startsWith('f:')) {
       fieldsOnly = false;
       break;
     }
+    if (i > 0 && !((keys[i - 1] as string) < k)) sorted = false;
   }
-  if (fieldsOnly) return keys.sort();
+  // Sorting allocates even when there is nothing to move; fields often come in order already.
+  if (fieldsOnly) return sorted ? keys : keys.sort();
   const parsed = new Map<string, JsonValue>();
   const value = (pe: string): JsonValue => {
     let v = parsed.get(pe);
