@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Node } from 'kubernetes-types/core/v1.js';
-import { admitPod, rejectionMessage } from './admission.js';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import { admitPod, podRequests, rejectionMessage } from './admission.js';
 import { linuxSpec, makePod, nodeOf, win2019Spec } from './_builders.test-helpers.js';
 
 const linux = nodeOf(linuxSpec);
@@ -161,4 +161,13 @@ for (const tc of cases) {
 
 void test('the rejected pod\'s status message', () => {
   assert.equal(rejectionMessage("Failed to admit pod as the OS field doesn't match node OS"), "Pod was rejected: Failed to admit pod as the OS field doesn't match node OS");
+});
+
+void test('podRequests: counted once per pod object; a new version of the pod is counted afresh', () => {
+  const pod = (cpu: string): Pod => ({ spec: { containers: [{ name: 'a', image: 'x', resources: { requests: { cpu, memory: '64Mi' } } }] } });
+  const v1 = pod('250m');
+  const first = podRequests(v1);
+  assert.equal(podRequests(v1), first);
+  assert.deepEqual([...first], [['cpu', 250], ['memory', 64 * 1024 * 1024]]);
+  assert.deepEqual([...podRequests(pod('1'))], [['cpu', 1000], ['memory', 64 * 1024 * 1024]]);
 });

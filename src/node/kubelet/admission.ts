@@ -24,8 +24,20 @@ export const admissionReasons = {
 
 const osLabel = 'kubernetes.io/os';
 
+/**
+ * The requests of each pod object already counted: admitting a pod adds up those of every pod admitted to
+ * the node before it, so each is parsed once per version (a changed pod arrives as a new object).
+ */
+const requestsOf = new WeakMap<Pod, ReadonlyMap<string, number>>();
+
 /** Requests of a pod as the scheduler counts them: max(sum of containers, each init container) + overhead. */
-export function podRequests(pod: Pod): Map<string, number> {
+export function podRequests(pod: Pod): ReadonlyMap<string, number> {
+  let r = requestsOf.get(pod);
+  if (r === undefined) requestsOf.set(pod, (r = computePodRequests(pod)));
+  return r;
+}
+
+function computePodRequests(pod: Pod): Map<string, number> {
   const sum = new Map<string, number>();
   const add = (m: Map<string, number>, name: string, v: number): void => {
     m.set(name, (m.get(name) ?? 0) + v);
