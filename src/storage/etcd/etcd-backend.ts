@@ -11,10 +11,14 @@
  * - compact: kube-apiserver's protocol (storage/etcd3/compact.go): record the revision in `compact_rev_key`
  *   (outside any prefix, shared with kube-apiserver), then Compact. `compactedRevision()` reads that key.
  *
- * Mutations go through etcd3's default fault handling, which retries a request that failed on the
- * connection (UNAVAILABLE and the like); as with any etcd client, a write whose response was lost may be
- * reported as KeyExists / Conflict against its own result.
+ * Mutations go through etcd3's default retry, which retries a request that failed on the connection
+ * (UNAVAILABLE and the like); as with any etcd client, a write whose response was lost may be reported as
+ * KeyExists / Conflict against its own result. etcd3's per-host circuit breaker is off: after three failed
+ * requests in a row it failed every request for 5 seconds, which etcd's Go client (kube-apiserver's) never
+ * does. Requests in flight are bounded (`maxInflightRequests`), as kube-apiserver's request limits bound
+ * what reaches etcd: an unbounded burst makes etcd refuse requests with "etcdserver: too many requests".
  */
+import { noop } from 'cockatiel';
 import { Etcd3, type ICompare, type IRangeResponse, type IRequestOp, type ITxnResponse } from 'etcd3';
 import {
   Compacted,
@@ -43,6 +47,32 @@ export interface EtcdBackendOptions {
   readonly watchBufferEvents?: number;
   /** Deadline of a unary request in milliseconds. Default 30000. */
   readonly requestTimeoutMs?: number;
+  /**
+   * Unary requests in flight at once; more wait their turn. Default 600, kube-apiserver's default request
+   * limits (`--max-requests-inflight` 400 plus `--max-mutating-requests-inflight` 200).
+   */
+  readonly maxInflightRequests?: number;
+}
+
+/** Runs at most `limit` requests at once; the others start in arrival order as slots free up. */
+export class RequestSlots {
+  #inflight = 0;
+  readonly #waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(request: () => Promise<T>): Promise<T> {
+    if (this.#inflight < this.limit) this.#inflight++;
+    else await new Promise<void>((resolve) => this.#waiting.push(resolve));
+    try {
+      return await request();
+    } finally {
+      // The slot passes to the next waiting request, if any.
+      const next = this.#waiting.shift();
+      if (next !== undefined) next();
+      else this.#inflight--;
+    }
+  }
 }
 
 export const defaultEtcdPrefix = '/registry/';
@@ -92,11 +122,13 @@ export class EtcdBackend implements Backend {
   #client: Etcd3 | undefined;
   readonly #watches = new Set<EtcdWatch>();
   #closed = false;
+  readonly #slots: RequestSlots;
 
   constructor(opts: EtcdBackendOptions) {
     if (opts.endpoints.length === 0) throw new Error('etcd backend needs at least one endpoint');
     this.#opts = opts;
     this.#prefix = opts.prefix ?? defaultEtcdPrefix;
+    this.#slots = new RequestSlots(Math.max(1, opts.maxInflightRequests ?? 600));
   }
 
   get prefix(): string {
@@ -119,6 +151,7 @@ export class EtcdBackend implements Backend {
         'grpc.keepalive_timeout_ms': 10_000,
       },
       defaultCallOptions: (ctx) => (ctx.isStream ? {} : { deadline: Date.now() + timeout }),
+      faultHandling: { host: () => noop },
     });
     try {
       await this.currentRevision();
@@ -286,15 +319,17 @@ export class EtcdBackend implements Backend {
   }
 
   async #range(req: Parameters<Etcd3['kv']['range']>[0]): Promise<IRangeResponse> {
+    const etcd = this.#etcd();
     try {
-      return await this.#etcd().kv.range(req);
+      return await this.#slots.run(() => etcd.kv.range(req));
     } catch (err) {
       throw await this.#translate(err, Number(req.revision ?? 0));
     }
   }
 
   async #txn(compare: ICompare[], success: IRequestOp[], failure: IRequestOp[]): Promise<ITxnResponse> {
-    return this.#etcd().kv.txn({ compare, success, failure });
+    const etcd = this.#etcd();
+    return this.#slots.run(() => etcd.kv.txn({ compare, success, failure }));
   }
 
   async #translate(err: unknown, requested: number): Promise<unknown> {
