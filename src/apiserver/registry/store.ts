@@ -21,6 +21,8 @@ import {
   type CacheWatcherSink,
   TooOldResourceVersion,
   decodeObject,
+  objectOfStoredText,
+  storedText,
 } from '../storage/watch-cache.js';
 import { unknownFieldOutcome, type FieldValidation } from '../field-validation.js';
 import { deepCopy } from '../patch/index.js';
@@ -171,18 +173,6 @@ function storedJson(obj: StoredObject): string {
   return s;
 }
 
-/** The text of a stored value (a view on its bytes, not a copy). */
-function storedText(kv: KeyValue): string {
-  const v = kv.value;
-  return (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)).toString('utf8');
-}
-
-/** `decodeObject` of a stored value whose text is already at hand. */
-function decodeText(text: string, kv: KeyValue): StoredObject {
-  const obj = JSON.parse(text) as StoredObject;
-  (obj.metadata ??= {}).resourceVersion = String(kv.modRevision);
-  return obj;
-}
 
 /** Whether `resourceVersion` is the last key of the object's metadata (where decoding and writes put it). */
 function resourceVersionLast(obj: StoredObject): boolean {
@@ -660,7 +650,7 @@ export class Store {
       // Whatever depends on the live object being current (a failed precondition, an error, an answer
       // without a write) is decided again on a fresh read when the live object came from the cache.
       const liveJson = kv !== undefined ? storedText(kv) : undefined;
-      const live = kv !== undefined && liveJson !== undefined ? decodeText(liveJson, kv) : undefined;
+      const live = kv !== undefined && liveJson !== undefined ? objectOfStoredText(liveJson, kv.modRevision) : undefined;
       let desired: StoredObject | undefined;
       try {
         // mutate gets its own copy of the live object (a deep copy costs half a parse, a third of a JSON round trip).

@@ -52,7 +52,8 @@ export interface CacheEvent {
   readonly at: number;
 }
 
-function storedText(kv: KeyValue): string {
+/** The text of a stored value (a view on its bytes, not a copy). */
+export function storedText(kv: KeyValue): string {
   const v = kv.value;
   // A view on the stored bytes, not a copy of them (`Buffer.from(uint8array)` copies).
   return (Buffer.isBuffer(v) ? v : Buffer.from(v.buffer, v.byteOffset, v.byteLength)).toString('utf8');

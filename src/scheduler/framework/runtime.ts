@@ -114,8 +114,10 @@ export class Framework implements Handle {
   private readonly namespaces: NamespaceLister | undefined;
   private readonly spreading: SpreadingSelectorSource | undefined;
   private actions: ApiActions | undefined;
-  /** Verdicts of the leading node-object filters, by question (see node-verdicts.ts). */
-  /** `NodeVerdicts` by question key: a few per workload shape (tolerations, node selector and affinity), about 80 KB each at 5,000 nodes. */
+  /**
+   * Verdicts of the leading node-object filters by question key (see node-verdicts.ts): a few per workload
+   * shape (tolerations, node selector and affinity), about 80 KB each at 5,000 nodes.
+   */
   private readonly nodeVerdicts = new Lru<NodeVerdicts>(64);
 
   constructor(opts: FrameworkOptions) {
