@@ -8,7 +8,9 @@ import { TestContext } from '../_testing/fakes.js';
 import { makePod } from '../_testing/builders.js';
 import { formatTime } from '../_pods.js';
 import { create as createTaintEviction } from '../taint-eviction/taint-eviction.js';
-import { create } from './node-lifecycle.js';
+import type { KubeObject, WriteOptions } from '../../client/client.js';
+import type { ResourceType } from '../../api/resources.js';
+import { create, nodeUpdateWorkers } from './node-lifecycle.js';
 import { computeZoneState, noScheduleTaintDiff, reconcileNodeLabels, TokenBucket, tryUpdateNodeHealth } from './_health.js';
 
 function nodeWith(conditions: NodeCondition[], extra: { unschedulable?: boolean; created?: string } = {}): Node {
@@ -297,4 +299,53 @@ void test('NoExecute tainting: each silent node is queued once per zone however 
   const taintWrites = h.client.actions.filter((a) => a.verb === 'update' && a.resource === 'nodes' && a.name === tainted[0]).length;
   await advance(h, 30, ['n3', 'n4', 'n5', waiting]);
   assert.equal(h.client.actions.filter((a) => a.verb === 'update' && a.resource === 'nodes' && a.name === tainted[0]).length, taintWrites, 'the tainted node is not tainted again');
+});
+
+void test('node update passes run nodeUpdateWorkers at once, so taints follow thousands of nodes turning Ready while each write waits', async (t) => {
+  /** Holds every node write until `nodeUpdateWorkers` of them wait together (or 2 s pass), counting how many ran at once. */
+  class SlowNodeWrites extends FakeClient {
+    inFlight = 0;
+    maxInFlight = 0;
+    private held: (() => void)[] = [];
+    override async update<T extends KubeObject>(res: ResourceType, obj: T, opts?: WriteOptions): Promise<T> {
+      if (res === resources.nodes) {
+        this.inFlight++;
+        this.maxInFlight = Math.max(this.maxInFlight, this.inFlight);
+        const released = new Promise<void>((resolve) => this.held.push(resolve));
+        const timer = setTimeout(() => this.release(), 2000);
+        if (this.held.length >= nodeUpdateWorkers) this.release();
+        await released;
+        clearTimeout(timer);
+        this.inFlight--;
+      }
+      return super.update(res, obj, opts);
+    }
+    private release(): void {
+      for (const r of this.held.splice(0)) r();
+    }
+  }
+  const client = new SlowNodeWrites();
+  const ctx = new TestContext(client);
+  const now = formatTime(ctx.clock.now());
+  const count = 2 * nodeUpdateWorkers;
+  for (let i = 0; i < count; i++) {
+    await client.create(resources.nodes, {
+      apiVersion: 'v1',
+      kind: 'Node',
+      metadata: { name: `n${i}` },
+      // Ready, with the not-ready taint the controller put on while the node's network was not up.
+      spec: { taints: [{ key: 'node.kubernetes.io/not-ready', effect: 'NoSchedule', timeAdded: now }] },
+      status: { conditions: [{ type: 'Ready', status: 'True', reason: 'KubeletReady', lastHeartbeatTime: now, lastTransitionTime: now }] },
+    });
+  }
+  const nlc = create(ctx);
+  nlc.start();
+  ctx.startInformers();
+  t.after(() => {
+    nlc.stop();
+    ctx.stop();
+  });
+  await ctx.waitForSync();
+  while (client.peekAll<Node>(resources.nodes).some((n) => (n.spec?.taints ?? []).length > 0)) await new Promise((r) => setTimeout(r, 10));
+  assert.equal(client.maxInFlight, nodeUpdateWorkers);
 });
