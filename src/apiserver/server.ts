@@ -3,6 +3,7 @@
  * cache, registry, discovery, authentication and authorization wired together. `start()` serves;
  * `stop()` closes connections, watches and the cache (the backend belongs to the caller).
  */
+import { CallLatency } from './call-latency.js';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Backend } from '../storage/backend.js';
@@ -66,6 +67,8 @@ export class ApiServer {
   readonly authenticator: Authenticator;
   readonly authorizer: AuthorizerChain;
   readonly crds: CrdRegistrar;
+  /** Latency of the calls the front ends serve (benchmarks observe it). */
+  readonly callLatency = new CallLatency();
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private address: AddressInfo | undefined;

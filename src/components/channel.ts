@@ -16,6 +16,7 @@ import type { Client, DeleteOptions, KubeList, KubeObject, ListOptions, PatchTyp
 import type { UserInfo } from '../apiserver/registry/policy.js';
 import type { EncodedObject, InProcessClient } from '../apiserver/in-process-client.js';
 import { objectOfStoredText } from '../apiserver/storage/watch-cache.js';
+import type { CallLatency } from '../apiserver/call-latency.js';
 import { WatchQueue } from '../client/watch-queue.js';
 
 /** What both ends need of a `MessagePort` or a worker's `parentPort`. */
@@ -25,7 +26,7 @@ export interface Port {
   off(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
-type Method = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deleteCollection' | 'createSubresource';
+export type Method = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deleteCollection' | 'createSubresource';
 
 /** Worker to main. */
 export type Request =
@@ -115,12 +116,66 @@ function statusOf(e: unknown): Status {
   return isApiError(e) ? e.toStatus() : apiErrors.internal(e instanceof Error ? e.message : String(e)).toStatus();
 }
 
+/** Calls waiting for a seat, first come first served. */
+class SeatQueue {
+  private items: (() => void)[] = [];
+  private head = 0;
+
+  push(start: () => void): void {
+    this.items.push(start);
+  }
+
+  shift(): (() => void) | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const start = this.items[this.head++];
+    // Drop the consumed front now and then, not on every call (Array.prototype.shift copies).
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return start;
+  }
+}
+
+/**
+ * A share of the API server's seats: its calls run at most `seats` at once, the rest wait for a seat in
+ * arrival order. kube-apiserver's priority and fairness does this per priority level, so that one crowd of
+ * clients (all the kubelets) cannot make every other client's calls wait behind theirs.
+ */
+export class PriorityLevel {
+  running = 0;
+  readonly waiting = new SeatQueue();
+
+  constructor(
+    readonly name: string,
+    readonly seats: number,
+  ) {}
+}
+
+export interface ServeOptions {
+  /** The level of each call (watches take no seat). Default: no limit. */
+  levelOf?: (method: Method, resource: string) => PriorityLevel;
+  /** Where each answered call's latency goes, its wait for a seat included. */
+  latency?: CallLatency;
+}
+
+/** `verb resource[/subresource]` of a call, as the latency is reported. */
+function callResource(method: Method, args: unknown[]): string {
+  const res = (args[0] as ResourceType).resource;
+  let sub: unknown;
+  if (method === 'createSubresource') sub = args[2];
+  else if (method === 'get' || method === 'update') sub = (args[2] as { subresource?: string } | undefined)?.subresource;
+  else if (method === 'patch') sub = (args[4] as { subresource?: string } | undefined)?.subresource;
+  return typeof sub === 'string' && sub !== '' ? `${res}/${sub}` : res;
+}
+
 /**
  * Answers the requests arriving on `port` with the in-process client `clientFor` gives for each user (main
  * thread); watches use its `watchEncoded`, so changes cross as the text they were stored with.
  * Returns a function that stops answering and closes every open watch.
  */
-export function serveClients(port: Port, clientFor: (user: UserInfo) => InProcessClient): () => void {
+export function serveClients(port: Port, clientFor: (user: UserInfo) => InProcessClient, opts: ServeOptions = {}): () => void {
+  const { levelOf, latency } = opts;
   // The changes already in the open batch, by text: item index and stored revision.
   const batched = new Map<string, { index: number; rv: number | undefined }>();
   const out = new Outbox<Reply>(port, () => batched.clear());
@@ -177,13 +232,30 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
         out.send({ t: 'error', id: m.id, status: statusOf(e) });
         return;
       }
-      call(client, m.method, m.args).then(
-        (value) => {
-          const enc = client.encodedWrite(value);
-          out.send(enc !== undefined ? { t: 'result', id: m.id, json: enc.text, rv: enc.rv } : { t: 'result', id: m.id, value });
-        },
-        (e: unknown) => out.send({ t: 'error', id: m.id, status: statusOf(e) }),
-      );
+      const { id, method, args } = m;
+      const resource = levelOf !== undefined || latency?.observed === true ? callResource(method, args) : '';
+      const level = levelOf?.(method, resource);
+      const arrived = latency?.observed === true ? performance.now() : undefined;
+      const answered = (): void => {
+        if (level !== undefined && --level.running < level.seats) level.waiting.shift()?.();
+        if (arrived !== undefined) latency?.report(method, resource, performance.now() - arrived);
+      };
+      const start = (): void => {
+        if (level !== undefined) level.running++;
+        call(client, method, args).then(
+          (value) => {
+            answered();
+            const enc = client.encodedWrite(value);
+            out.send(enc !== undefined ? { t: 'result', id, json: enc.text, rv: enc.rv } : { t: 'result', id, value });
+          },
+          (e: unknown) => {
+            answered();
+            out.send({ t: 'error', id, status: statusOf(e) });
+          },
+        );
+      };
+      if (level === undefined || level.running < level.seats) start();
+      else level.waiting.push(start);
     } else if (m.t === 'watch') {
       const w = clientFor(m.user).watchEncoded(m.res, m.opts);
       watches.set(m.id, w);

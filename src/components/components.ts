@@ -8,7 +8,7 @@ import type { ControllerOptions } from '../controllers/registry.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
 import type { ApiServer } from '../apiserver/server.js';
 import { InProcessClient } from '../apiserver/in-process-client.js';
-import { serveClients } from './channel.js';
+import { serveClients, type ServeOptions } from './channel.js';
 
 /** The identity a component's in-process client carries (authorized by RBAC's default roles). */
 export function componentUser(username: string, groups: string[]): UserInfo {
@@ -45,6 +45,7 @@ export function controlPlaneComponents(o: ControlPlaneComponentsOptions): Compon
     },
     // Objects arrive structured-cloned from the components thread: the server may use them as they are.
     (user) => new InProcessClient(o.server, { user, inputsOwned: true }),
+    { latency: o.server.callLatency },
     ...(o.log !== undefined ? [o.log] : []),
   );
 }
@@ -72,6 +73,8 @@ export class ComponentsWorker {
     private readonly config: ComponentsConfig,
     /** The in-process client the API server gives each component user. */
     private readonly clientFor: (user: UserInfo) => InProcessClient,
+    /** How the components' calls are served (no seat limit: see the node host's). */
+    private readonly serve: ServeOptions = {},
     /** Where the components' log lines go (default standard error). */
     private readonly log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
   ) {}
@@ -85,7 +88,7 @@ export class ComponentsWorker {
       let c = clients.get(key);
       if (c === undefined) clients.set(key, (c = this.clientFor(user)));
       return c;
-    });
+    }, this.serve);
     this.exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.on('error', (e) => this.log(`components thread failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
     worker.on('message', (m: unknown) => {

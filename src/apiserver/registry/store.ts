@@ -79,9 +79,6 @@ export interface DeleteRequest {
 
 export type DeleteResult = { kind: 'object'; object: StoredObject; code: number } | { kind: 'status'; status: Status };
 
-/** Sees how long one mutating call took (create, update/patch/status, delete, binding), in milliseconds. */
-export type MutationObserver = (verb: 'create' | 'update' | 'delete', def: ResourceDef, ms: number) => void;
-
 export interface StoreOptions {
   backend: Backend;
   dispatcher: CacheDispatcher;
@@ -239,27 +236,9 @@ export class Store {
   /** The stored text of each object a write answered with (see `writtenText`). */
   private readonly written = new WeakMap<StoredObject, { text: string; rv: number }>();
   private readonly now: () => Date;
-  private readonly observers = new Set<MutationObserver>();
 
   constructor(private readonly opts: StoreOptions) {
     this.now = opts.now ?? (() => new Date());
-  }
-
-  /** Reports the latency of every mutating call from now on (benchmarks); returns the function that stops it. */
-  observeMutations(observer: MutationObserver): () => void {
-    this.observers.add(observer);
-    return () => this.observers.delete(observer);
-  }
-
-  private async timed<T>(verb: 'create' | 'update' | 'delete', def: ResourceDef, call: () => Promise<T>): Promise<T> {
-    if (this.observers.size === 0) return call();
-    const start = performance.now();
-    try {
-      return await call();
-    } finally {
-      const ms = performance.now() - start;
-      for (const o of this.observers) o(verb, def, ms);
-    }
   }
 
   /** The watch cache of a resource (loaded on first use). */
@@ -492,10 +471,6 @@ export class Store {
 
   /** Creates an object (POST). `namespace` is the request's namespace ('' for cluster-scoped). */
   async create(def: ResourceDef, namespace: string, input: StoredObject, ctx: RequestContext): Promise<StoredObject> {
-    return this.timed('create', def, () => this.createTimed(def, namespace, input, ctx));
-  }
-
-  private async createTimed(def: ResourceDef, namespace: string, input: StoredObject, ctx: RequestContext): Promise<StoredObject> {
     const obj = input;
     this.checkTypeMeta(def, obj);
     const md = (obj.metadata ??= {});
@@ -628,20 +603,6 @@ export class Store {
     mutate: (live: StoredObject | undefined) => StoredObject | undefined,
     createObject?: StoredObject,
     opts: GuaranteedUpdateOptions = {},
-  ): Promise<{ object: StoredObject; created: boolean }> {
-    return this.timed('update', def, () => this.guaranteedUpdateTimed(def, namespace, name, subresource, ctx, pinnedRv, mutate, createObject, opts));
-  }
-
-  private async guaranteedUpdateTimed(
-    def: ResourceDef,
-    namespace: string,
-    name: string,
-    subresource: string,
-    ctx: RequestContext,
-    pinnedRv: string | undefined,
-    mutate: (live: StoredObject | undefined) => StoredObject | undefined,
-    createObject: StoredObject | undefined,
-    opts: GuaranteedUpdateOptions,
   ): Promise<{ object: StoredObject; created: boolean }> {
     const key = objectKey(def, namespace, name);
     const reads = new LiveReads(this.cache(def), this.opts.backend, key);
@@ -784,10 +745,6 @@ export class Store {
 
   /** Deletes an object (DELETE), honouring graceful deletion, finalizers and propagation policies. */
   async delete(def: ResourceDef, namespace: string, name: string, req: DeleteRequest, ctx: RequestContext): Promise<DeleteResult> {
-    return this.timed('delete', def, () => this.deleteTimed(def, namespace, name, req, ctx));
-  }
-
-  private async deleteTimed(def: ResourceDef, namespace: string, name: string, req: DeleteRequest, ctx: RequestContext): Promise<DeleteResult> {
     const key = objectKey(def, namespace, name);
     for (let attempt = 0; ; attempt++) {
       const kv = await this.opts.backend.get(key);
@@ -896,15 +853,6 @@ export class Store {
    * strategy, validation or admission of client writes.
    */
   async updateInternal(
-    def: ResourceDef,
-    namespace: string,
-    name: string,
-    mutate: (live: StoredObject) => StoredObject,
-  ): Promise<StoredObject> {
-    return this.timed('update', def, () => this.updateInternalTimed(def, namespace, name, mutate));
-  }
-
-  private async updateInternalTimed(
     def: ResourceDef,
     namespace: string,
     name: string,
