@@ -12,8 +12,8 @@
  * - schedulerPodsPerSecond: pods seen bound, counted every second and averaged over the seconds from the
  *   first to the last bind (scheduler_perf's throughput collector);
  * - apiMutatingP50Ms / apiMutatingP99Ms: the mutating calls (create, update, patch, delete, subresources
- *   such as binding) of the components and the nodes, from their arrival at the API server to the answer
- *   (waiting for a seat included), from the first node registration to the end of the run;
+ *   such as binding) of the components and the nodes, from their arrival at the API server to the answer,
+ *   from the first node registration to the end of the run;
  * - podStartupP99Ms: per pod, from the watch's ADDED event to the first event showing it Running;
  * - peakRssMiB: process.resourceUsage().maxRSS; storageMiB: the store's files on disk at the end.
  *

@@ -1,7 +1,7 @@
 /**
- * The latency of API calls, from a call's arrival at the API server to its answer, waiting for a seat
- * included (what kube-apiserver's `apiserver_request_duration_seconds` counts). The front ends that serve
- * calls report here; benchmarks observe.
+ * The latency of API calls, from a call's arrival at the API server to its answer (what kube-apiserver's
+ * `apiserver_request_duration_seconds` counts). The front ends that serve calls report here; benchmarks
+ * observe.
  */
 
 /** `verb` as the client called it; `resource` with its subresource (`pods/status`). */

@@ -26,7 +26,7 @@ export interface Port {
   off(event: 'message', listener: (message: unknown) => void): unknown;
 }
 
-export type Method = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deleteCollection' | 'createSubresource';
+type Method = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deleteCollection' | 'createSubresource';
 
 /** Worker to main. */
 export type Request =
@@ -116,46 +116,8 @@ function statusOf(e: unknown): Status {
   return isApiError(e) ? e.toStatus() : apiErrors.internal(e instanceof Error ? e.message : String(e)).toStatus();
 }
 
-/** Calls waiting for a seat, first come first served. */
-class SeatQueue {
-  private items: (() => void)[] = [];
-  private head = 0;
-
-  push(start: () => void): void {
-    this.items.push(start);
-  }
-
-  shift(): (() => void) | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const start = this.items[this.head++];
-    // Drop the consumed front now and then, not on every call (Array.prototype.shift copies).
-    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return start;
-  }
-}
-
-/**
- * A share of the API server's seats: its calls run at most `seats` at once, the rest wait for a seat in
- * arrival order. kube-apiserver's priority and fairness does this per priority level, so that one crowd of
- * clients (all the kubelets) cannot make every other client's calls wait behind theirs.
- */
-export class PriorityLevel {
-  running = 0;
-  readonly waiting = new SeatQueue();
-
-  constructor(
-    readonly name: string,
-    readonly seats: number,
-  ) {}
-}
-
 export interface ServeOptions {
-  /** The level of each call (watches take no seat). Default: no limit. */
-  levelOf?: (method: Method, resource: string) => PriorityLevel;
-  /** Where each answered call's latency goes, its wait for a seat included. */
+  /** Where each answered call's latency goes, from its arrival to its answer. */
   latency?: CallLatency;
 }
 
@@ -175,7 +137,7 @@ function callResource(method: Method, args: unknown[]): string {
  * Returns a function that stops answering and closes every open watch.
  */
 export function serveClients(port: Port, clientFor: (user: UserInfo) => InProcessClient, opts: ServeOptions = {}): () => void {
-  const { levelOf, latency } = opts;
+  const { latency } = opts;
   // The changes already in the open batch, by text: item index and stored revision.
   const batched = new Map<string, { index: number; rv: number | undefined }>();
   const out = new Outbox<Reply>(port, () => batched.clear());
@@ -233,29 +195,21 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
         return;
       }
       const { id, method, args } = m;
-      const resource = levelOf !== undefined || latency?.observed === true ? callResource(method, args) : '';
-      const level = levelOf?.(method, resource);
       const arrived = latency?.observed === true ? performance.now() : undefined;
       const answered = (): void => {
-        if (level !== undefined && --level.running < level.seats) level.waiting.shift()?.();
-        if (arrived !== undefined) latency?.report(method, resource, performance.now() - arrived);
+        if (arrived !== undefined) latency?.report(method, callResource(method, args), performance.now() - arrived);
       };
-      const start = (): void => {
-        if (level !== undefined) level.running++;
-        call(client, method, args).then(
-          (value) => {
-            answered();
-            const enc = client.encodedWrite(value);
-            out.send(enc !== undefined ? { t: 'result', id, json: enc.text, rv: enc.rv } : { t: 'result', id, value });
-          },
-          (e: unknown) => {
-            answered();
-            out.send({ t: 'error', id, status: statusOf(e) });
-          },
-        );
-      };
-      if (level === undefined || level.running < level.seats) start();
-      else level.waiting.push(start);
+      call(client, method, args).then(
+        (value) => {
+          answered();
+          const enc = client.encodedWrite(value);
+          out.send(enc !== undefined ? { t: 'result', id, json: enc.text, rv: enc.rv } : { t: 'result', id, value });
+        },
+        (e: unknown) => {
+          answered();
+          out.send({ t: 'error', id, status: statusOf(e) });
+        },
+      );
     } else if (m.t === 'watch') {
       const w = clientFor(m.user).watchEncoded(m.res, m.opts);
       watches.set(m.id, w);

@@ -73,7 +73,7 @@ export class ComponentsWorker {
     private readonly config: ComponentsConfig,
     /** The in-process client the API server gives each component user. */
     private readonly clientFor: (user: UserInfo) => InProcessClient,
-    /** How the components' calls are served (no seat limit: see the node host's). */
+    /** How the components' calls are served (where their latency is reported). */
     private readonly serve: ServeOptions = {},
     /** Where the components' log lines go (default standard error). */
     private readonly log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),

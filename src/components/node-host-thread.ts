@@ -10,7 +10,7 @@ import type { UserInfo } from '../apiserver/registry/policy.js';
 import type { NodeHostOptions, NodeHostView } from '../node/agent.js';
 import type { SimulatedNodeSpec } from '../node/kubelet/node-status.js';
 import type { CallLatency } from '../apiserver/call-latency.js';
-import { PriorityLevel, serveClients, type Method } from './channel.js';
+import { serveClients } from './channel.js';
 
 /** The NodeHost options that cross to the worker (data only). */
 export type NodeHostThreadOptions = Omit<NodeHostOptions, 'client' | 'clock' | 'catalog' | 'onRegistered' | 'recorderFor' | 'log'>;
@@ -18,23 +18,6 @@ export type NodeHostThreadOptions = Omit<NodeHostOptions, 'client' | 'clock' | '
 export interface NodeHostWorkerData {
   user: UserInfo;
   options: NodeHostThreadOptions;
-}
-
-/**
- * The priority levels of the node host's calls, as kube-apiserver's default priority and fairness places
- * kubelets: their Node and Lease writes at `node-high` (128 seats), everything else (pod status, events) at
- * `system` (256). Without levels, 5,000 nodes' status writes, lease renewals and events were all in flight
- * together: every event-loop turn of the API server grew, and with it the latency of the controllers' calls,
- * which set the pace of DaemonSet rollouts and taint removal. At 5000/30000, nodes Ready went from 46-48 s to
- * 34-39 s, pods Running about the same. The kubelets' own calls pay for it: they wait for a seat, and the
- * mutating p50 (waits included) went from about 0.2 s to 1.8 s. More seats (512 in one level, 256 + 512, or
- * 1,024) gave back most of the nodes-Ready gain. Upstream's default shares give these two levels about 100
- * and 75 of 600 seats, and they may borrow more.
- */
-export function nodeHostLevels(): (method: Method, resource: string) => PriorityLevel {
-  const nodeHigh = new PriorityLevel('node-high', 128);
-  const system = new PriorityLevel('system', 256);
-  return (_method, resource) => (resource.startsWith('nodes') || resource.startsWith('leases') ? nodeHigh : system);
 }
 
 export type NodeHostMethod = 'start' | 'addNodes' | 'removeNodes' | 'logs' | 'shutdown';
@@ -94,7 +77,7 @@ export class NodeHostThread implements Pick<NodeHostView, 'nodeNames' | 'nodeSpe
       workerData: { user: this.user, options: this.options } satisfies NodeHostWorkerData,
     }));
     const client = this.clientFor(this.user);
-    this.stopServing = serveClients(worker, () => client, { levelOf: nodeHostLevels(), ...(this.latency !== undefined ? { latency: this.latency } : {}) });
+    this.stopServing = serveClients(worker, () => client, this.latency !== undefined ? { latency: this.latency } : {});
     this.exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (m: unknown) => this.receive(m));
     worker.on('error', (e) => this.log(`node host thread failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));

@@ -10,12 +10,10 @@ import type { ConfigMap, Pod } from 'kubernetes-types/core/v1.js';
 import type { Event as EventsV1Event } from 'kubernetes-types/events/v1.js';
 import { resources } from '../../src/api/resources.js';
 import { isApiError, isConflict, isForbidden, isNotFound } from '../../src/api/errors.js';
-import type { Client, KubeObject, WatchEvent, WatchStream, WriteOptions } from '../../src/client/client.js';
-import type { ResourceType } from '../../src/api/resources.js';
+import type { Client, WatchEvent, WatchStream } from '../../src/client/client.js';
 import { CallLatency } from '../../src/apiserver/call-latency.js';
 import { InProcessClient } from '../../src/apiserver/in-process-client.js';
-import { PortConnection, PriorityLevel, serveClients } from '../../src/components/channel.js';
-import { nodeHostLevels } from '../../src/components/node-host-thread.js';
+import { PortConnection, serveClients } from '../../src/components/channel.js';
 import { objectOfStoredText } from '../../src/apiserver/storage/watch-cache.js';
 import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
 
@@ -220,77 +218,7 @@ describe('components channel: a Client across a MessagePort', () => {
   });
 });
 
-describe('components channel: seats and call latency', () => {
-  const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-  test('a level runs at most `seats` calls at once, the rest start in arrival order, another level is not held up, and latency counts the wait', async () => {
-    const srv = await startTestApiServer();
-    const latency = new CallLatency();
-    const seen: { verb: string; resource: string; ms: number }[] = [];
-    const stopObserving = latency.observe((verb, resource, ms) => seen.push({ verb, resource, ms }));
-    const running = new Map<string, number>();
-    const maxRunning = new Map<string, number>();
-    const started: string[] = [];
-    const held: (() => void)[] = [];
-    /** Holds each create until the test lets it go. */
-    class HeldCreates extends InProcessClient {
-      override async create<T extends KubeObject>(res: ResourceType, obj: T, opts?: WriteOptions): Promise<T> {
-        const r = res.resource;
-        running.set(r, (running.get(r) ?? 0) + 1);
-        maxRunning.set(r, Math.max(maxRunning.get(r) ?? 0, running.get(r) ?? 0));
-        started.push(obj.metadata?.name ?? '');
-        await new Promise<void>((resolve) => held.push(resolve));
-        running.set(r, (running.get(r) ?? 0) - 1);
-        return super.create(res, obj, opts);
-      }
-    }
-    const configMaps = new PriorityLevel('configmaps', 2);
-    const others = new PriorityLevel('others', 1);
-    const ch = new MessageChannel();
-    const stopServing = serveClients(ch.port1, (user) => new HeldCreates(srv.server, { user }), {
-      levelOf: (_m, resource) => (resource === 'configmaps' ? configMaps : others),
-      latency,
-    });
-    const conn = new PortConnection(ch.port2);
-    try {
-      const client = conn.client(admin);
-      const names = ['a', 'b', 'c', 'd', 'e'];
-      const all = Promise.all([
-        ...names.map((name) => client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'default' } })),
-        client.create(resources.secrets, { apiVersion: 'v1', kind: 'Secret', metadata: { name: 's', namespace: 'default' } }),
-      ]);
-      let answered = false;
-      void all.then(() => (answered = true));
-      await sleep(20);
-      // Two ConfigMaps hold their level's seats; the Secret's level has its own.
-      assert.deepEqual(started, ['a', 'b', 's']);
-      while (!answered) {
-        for (const release of held.splice(0)) release();
-        await sleep(20);
-      }
-      assert.equal(maxRunning.get('configmaps'), 2);
-      assert.deepEqual(started.filter((n) => n !== 's'), names);
-      assert.deepEqual(seen.map((s) => `${s.verb} ${s.resource}`).sort(), [...names.map(() => 'create configmaps'), 'create secrets'].sort());
-      // 'e' waited for two pairs ahead of it (20 ms each at least) before its own turn.
-      assert.ok(Math.max(...seen.map((s) => s.ms)) >= 55, JSON.stringify(seen));
-    } finally {
-      stopObserving();
-      conn.close();
-      stopServing();
-      ch.port1.close();
-      ch.port2.close();
-      await srv.stop();
-    }
-  });
-
-  test("the node host's calls: Node and Lease writes at node-high, the rest at system", () => {
-    const levelOf = nodeHostLevels();
-    assert.deepEqual(
-      ['nodes/status', 'nodes', 'leases', 'pods/status', 'events', 'pods'].map((r) => levelOf('patch', r).name),
-      ['node-high', 'node-high', 'node-high', 'system', 'system', 'system'],
-    );
-    assert.equal(levelOf('update', 'leases'), levelOf('create', 'nodes'));
-  });
+describe('components channel: call latency', () => {
 
   test('latency is reported per verb and resource, with the subresource', async () => {
     const srv = await startTestApiServer();
