@@ -347,4 +347,60 @@ void describe('event recorder', () => {
     await rec.flush();
     assert.equal((writes(client)[0]?.body as Event).metadata.namespace, 'default');
   });
+
+  /** A server-like client whose creates wait until `release` is called. */
+  function heldCreates(): { client: FakeClient; inFlight: () => number; release: () => void } {
+    const client = serverLike();
+    const answer = client.onCreate;
+    const held: (() => void)[] = [];
+    let inFlight = 0;
+    client.onCreate = (res, obj, opts) => {
+      inFlight++;
+      return new Promise<void>((resolve) => held.push(resolve)).then(() => {
+        inFlight--;
+        return answer(res, obj, opts);
+      });
+    };
+    return { client, inFlight: () => inFlight, release: () => held.splice(0).forEach((r) => r()) };
+  }
+
+  const podNamed = (i: number): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, namespace: 'ns', uid: `u${i}` } });
+
+  void test('one write at a time; beyond 1000 queued events, an event is dropped with client-go\'s message', async () => {
+    const { client, inFlight, release } = heldCreates();
+    const messages: string[] = [];
+    const rec = createEventRecorder(client, { component: 'replicaset-controller', clock: new FakeClock(start), log: (m) => messages.push(m) });
+    for (let i = 0; i < 1003; i++) rec.event(podNamed(i), 'Normal', 'SuccessfulCreate', `Created pod: p${i}`);
+    await settle();
+    assert.equal(inFlight(), 1);
+    assert.deepEqual(messages, [1000, 1001, 1002].map((i) => `Unable to record event: too many queued events, dropped event SuccessfulCreate: Created pod: p${i}`));
+    while (writes(client).length < 1000 || inFlight() > 0) {
+      release();
+      await settle();
+    }
+    await rec.flush();
+    assert.equal(writes(client).length, 1000);
+  });
+
+  void test('concurrent: events about different objects are written at once and none is dropped; one object\'s in order', async () => {
+    const { client, inFlight, release } = heldCreates();
+    const messages: string[] = [];
+    const rec = createEventRecorder(client, { component: 'default-scheduler', clock: new FakeClock(start), log: (m) => messages.push(m), concurrent: true });
+    for (let i = 0; i < 1500; i++) rec.event(podNamed(i), 'Normal', 'Scheduled', `Successfully assigned ns/p${i} to n1`);
+    // The same event again about p0: it waits for p0's first write, then patches it.
+    rec.event(podNamed(0), 'Normal', 'Scheduled', 'Successfully assigned ns/p0 to n1');
+    await settle();
+    assert.equal(inFlight(), 1500);
+    assert.deepEqual(messages, []);
+    let flushed = false;
+    void rec.flush().then(() => (flushed = true));
+    while (!flushed) {
+      release();
+      await settle();
+    }
+    assert.equal(writes(client).filter((c) => c.verb === 'create').length, 1500);
+    const patches = writes(client).filter((c) => c.verb === 'patch');
+    assert.equal(patches.length, 1);
+    assert.equal((patches[0]?.body as Partial<Event>).count, 2);
+  });
 });

@@ -11,6 +11,9 @@
  *
  * Writes are fire-and-forget through one sequential internal queue (at most 1000 pending, like the
  * broadcaster's queue); transport failures are retried up to 12 times, 10 s apart; API errors drop the event.
+ * With `concurrent`, as kube-scheduler's events.k8s.io broadcaster (`tools/events`, a goroutine per event),
+ * nothing is queued or dropped: events about different objects are written at once, those about one object
+ * in order (every correlation key names the involved object, so the correlation is the same).
  */
 import type { Event, ObjectReference } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists, isApiError, isNotFound } from '../api/errors.js';
@@ -42,6 +45,8 @@ export interface EventRecorderOptions {
   clock?: Clock;
   /** Turn client-go's per-object spam filter off (default on). */
   spamFilter?: boolean;
+  /** Write events about different objects concurrently, without a queue limit (see the file comment). */
+  concurrent?: boolean;
   log?: (message: string, err?: unknown) => void;
 }
 
@@ -126,6 +131,9 @@ class Recorder implements EventRecorder {
   private lastNanos = 0n;
   private queued = 0;
   private tail: Promise<void> = Promise.resolve();
+  /** `concurrent`: the last write of each involved object, and every write not done yet. */
+  private readonly lastByObject = new Map<string, Promise<void>>();
+  private readonly writing = new Set<Promise<void>>();
   private stopped = false;
   private readonly sleeping = new Set<{ timer: TimerHandle; wake: () => void }>();
 
@@ -140,25 +148,39 @@ class Recorder implements EventRecorder {
   event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, opts: EventOptions = {}): void {
     if (this.stopped) return;
     try {
-      if (this.queued >= maxQueuedEvents) {
+      if (this.opts.concurrent !== true && this.queued >= maxQueuedEvents) {
         this.log(`Unable to record event: too many queued events, dropped event ${reason}: ${message}`);
         return;
       }
       const event = this.makeEvent(obj, type, reason, message, opts);
       const now = this.clock.now();
-      this.queued++;
-      this.tail = this.tail.then(async () => {
+      const write = async (): Promise<void> => {
         try {
           await this.recordToSink(event, now);
         } catch (err) {
           this.log('Unable to write event', err);
-        } finally {
-          this.queued--;
         }
-      });
+      };
+      if (this.opts.concurrent === true) this.writeConcurrently(event.involvedObject, write);
+      else {
+        this.queued++;
+        this.tail = this.tail.then(write).finally(() => this.queued--);
+      }
     } catch (err) {
       this.log('Could not construct event', err);
     }
+  }
+
+  /** `concurrent`: after the object's previous event, alongside every other object's. */
+  private writeConcurrently(ref: ObjectReference, write: () => Promise<void>): void {
+    const key = `${ref.namespace ?? ''}/${ref.name ?? ''}/${ref.uid ?? ''}`;
+    const done = (this.lastByObject.get(key) ?? Promise.resolve()).then(write);
+    this.lastByObject.set(key, done);
+    this.writing.add(done);
+    void done.finally(() => {
+      this.writing.delete(done);
+      if (this.lastByObject.get(key) === done) this.lastByObject.delete(key);
+    });
   }
 
   stop(): void {
@@ -170,9 +192,12 @@ class Recorder implements EventRecorder {
     this.sleeping.clear();
   }
 
-  flush(): Promise<void> {
-    const tail = this.tail;
-    return tail.then(() => (tail === this.tail ? undefined : this.flush()));
+  async flush(): Promise<void> {
+    for (;;) {
+      const tail = this.tail;
+      await Promise.all([tail, ...this.writing]);
+      if (tail === this.tail && this.writing.size === 0) return;
+    }
   }
 
   private makeEvent(obj: KubeObject, type: string, reason: string, message: string, opts: EventOptions): Event {

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { resources } from '../api/resources.js';
-import type { KubeObject } from '../client/client.js';
+import type { KubeObject, WriteOptions } from '../client/client.js';
+import type { ResourceType } from '../api/resources.js';
 import { FakeClock } from '../client/clock.js';
 import type { EventRecorder } from '../client/events.js';
 import { FakeClient } from './_testing/fake-client.js';
@@ -251,4 +252,29 @@ void test('with leader election the scheduler schedules only after acquiring kub
   await waitUntil(() => podOf(c, 'p')?.spec?.nodeName === 'n1', 'scheduled once leading', 4000);
   assert.ok(s.isLeader());
   assert.equal(c.getNow<Lease>(resources.leases, 'kube-scheduler', 'kube-system')?.spec?.holderIdentity, 'me');
+});
+
+void test('Scheduled events of different pods are written at once, not one after another (none waits in a queue that drops)', async (t) => {
+  let held = 0;
+  const release: (() => void)[] = [];
+  /** Event creates wait until the test ends. */
+  class HeldEvents extends FakeClient {
+    override async create<T extends KubeObject>(res: ResourceType, obj: T, opts?: WriteOptions): Promise<T> {
+      if (res.resource === 'events') {
+        held++;
+        await new Promise<void>((resolve) => release.push(resolve));
+      }
+      return super.create(res, obj, opts);
+    }
+  }
+  const c = new HeldEvents();
+  c.seed(resources.nodes, makeNode('n1').obj());
+  for (let i = 0; i < 50; i++) c.seed(resources.pods, makePod(`p${i}`).obj());
+  const s = new Scheduler({ client: c, random: seededRandom(7), log: () => undefined });
+  s.start();
+  t.after(async () => {
+    release.forEach((r) => r());
+    await s.stop();
+  });
+  await waitUntil(() => held === 50, '50 Scheduled events in flight together');
 });

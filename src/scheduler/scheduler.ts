@@ -120,7 +120,7 @@ export class Scheduler {
     this.random = opts.random ?? Math.random;
     this.log = opts.log ?? ((m, e) => console.error(`scheduler: ${m}`, e ?? ''));
     this.ownRecorder = opts.recorder === undefined;
-    this.recorder = opts.recorder ?? createEventRecorder(opts.client, { component: defaultSchedulerName, clock: this.clock });
+    this.recorder = opts.recorder ?? createEventRecorder(opts.client, { component: defaultSchedulerName, clock: this.clock, concurrent: true });
     const registry = opts.registry ?? newInTreeRegistry();
     const profiles = opts.profiles ?? [defaultProfile(opts.schedulerName ?? defaultSchedulerName)];
     const api = this.apiActions();
