@@ -82,6 +82,17 @@ void test('image states count the nodes holding an image', () => {
   const s = new Snapshot();
   c.updateSnapshot(s);
   assert.deepEqual(s.get('b')?.imageStates.get('nginx:1.25'), { size: 50_000_000, numNodes: 2 });
+  // Counted when the snapshot copies the node (ImageStateSummary.Snapshot), not when the node was added.
+  assert.deepEqual(s.get('a')?.imageStates.get('nginx:1.25'), { size: 50_000_000, numNodes: 2 });
+  // A third node with the image: unchanged nodes keep the count of their last copy; a re-copied one counts again.
+  c.addNode(makeNode('c').images({ 'nginx:1.25': 50_000_000 }).obj());
+  c.updateSnapshot(s);
+  assert.equal(s.get('a')?.imageStates.get('nginx:1.25')?.numNodes, 2);
+  assert.equal(s.get('c')?.imageStates.get('nginx:1.25')?.numNodes, 3);
+  c.assumePod(makePod('p').node('a').obj());
+  c.updateSnapshot(s);
+  assert.equal(s.get('a')?.imageStates.get('nginx:1.25')?.numNodes, 3);
+  assert.equal(s.get('b')?.imageStates.get('nginx:1.25')?.numNodes, 2);
 });
 
 void test('the node tree interleaves zones round-robin', () => {

@@ -37,6 +37,23 @@ function sameSelectorFields(a: Pod, b: Pod): boolean {
   return true;
 }
 
+/** Whether two node objects report the same images (names and sizes, in order). */
+function sameImages(a: Node, b: Node): boolean {
+  const x = a.status?.images ?? [];
+  const y = b.status?.images ?? [];
+  if (x === y) return true;
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) {
+    const p = x[i];
+    const q = y[i];
+    if (p?.sizeBytes !== q?.sizeBytes) return false;
+    const pn = p?.names ?? [];
+    const qn = q?.names ?? [];
+    if (pn.length !== qn.length || pn.some((n, j) => n !== qn[j])) return false;
+  }
+  return true;
+}
+
 export class Cache {
   private readonly nodes = new Map<string, NodeInfo>();
   private readonly podStates = new Map<string, PodState>();
@@ -47,6 +64,10 @@ export class Cache {
    * check of its size stays in cache instead of reading one map per node.
    */
   private readonly noImageStates = new Map<string, ImageStateSummary>();
+  /** Bumped whenever a node gains or loses an image in `imageStates` (so snapshot summaries can be reused). */
+  private imageGeneration = 0;
+  /** Each node's image summaries as last snapshotted, and the image generation they were counted at. */
+  private readonly imageSummaries = new WeakMap<NodeInfo, { generation: number; summaries: Map<string, ImageStateSummary> }>();
   /** Nodes changed since the last snapshot update (names; the info may be gone). */
   private readonly dirty = new Set<string>();
   private lastSnapshot: Snapshot | undefined;
@@ -84,11 +105,12 @@ export class Cache {
     if (prev === undefined) {
       this.nodeTree.addNode(newNode);
       this.treeChanged = true;
-    } else {
-      this.removeNodeImageStates(prev);
-      if (this.nodeTree.updateNode(prev, newNode)) this.treeChanged = true;
+    } else if (this.nodeTree.updateNode(prev, newNode)) this.treeChanged = true;
+    // Most node updates (status heartbeats) keep the image list: its states and counts stay as they are.
+    if (prev === undefined || !sameImages(prev, newNode)) {
+      if (prev !== undefined) this.removeNodeImageStates(prev);
+      this.addNodeImageStates(newNode, ni);
     }
-    this.addNodeImageStates(newNode, ni);
     ni.setNode(newNode);
     this.touch(name, ni);
   }
@@ -115,7 +137,10 @@ export class Cache {
       for (const name of img.names ?? []) {
         let st = this.imageStates.get(name);
         if (st === undefined) this.imageStates.set(name, (st = { size: img.sizeBytes ?? 0, nodes: new Set() }));
-        st.nodes.add(nodeName);
+        if (!st.nodes.has(nodeName)) {
+          st.nodes.add(nodeName);
+          this.imageGeneration++;
+        }
         if (!sum.has(name)) sum.set(name, { size: st.size, numNodes: st.nodes.size });
       }
     }
@@ -128,7 +153,7 @@ export class Cache {
       for (const name of img.names ?? []) {
         const st = this.imageStates.get(name);
         if (st === undefined) continue;
-        st.nodes.delete(nodeName);
+        if (st.nodes.delete(nodeName)) this.imageGeneration++;
         if (st.nodes.size === 0) this.imageStates.delete(name);
       }
     }
@@ -258,6 +283,22 @@ export class Cache {
   }
 
   /**
+   * `ImageStateSummary.Snapshot()` of each of the node's images: upstream counts the nodes holding an image
+   * whenever it snapshots a NodeInfo, so a node re-copied after other nodes pulled its image sees the new
+   * count, and an unchanged node keeps the count of its last copy. Reused while no node gained or lost an
+   * image, since the counts are then the same.
+   */
+  private imageSummariesOf(ni: NodeInfo): Map<string, ImageStateSummary> {
+    if (ni.imageStates.size === 0) return this.noImageStates;
+    const memo = this.imageSummaries.get(ni);
+    if (memo !== undefined && memo.generation === this.imageGeneration) return memo.summaries;
+    const summaries = new Map<string, ImageStateSummary>();
+    for (const [name, s] of ni.imageStates) summaries.set(name, { size: s.size, numNodes: this.imageStates.get(name)?.nodes.size ?? 0 });
+    this.imageSummaries.set(ni, { generation: this.imageGeneration, summaries });
+    return summaries;
+  }
+
+  /**
    * `UpdateSnapshot`: re-copies only nodes changed since this snapshot was last updated. A snapshot the
    * cache has not updated before is rebuilt fully.
    */
@@ -279,6 +320,7 @@ export class Cache {
         updateAllLists = true;
       }
       const clone = ni.snapshot();
+      clone.imageStates = this.imageSummariesOf(ni);
       if (existing.podsWithAffinity.length > 0 !== clone.podsWithAffinity.length > 0) updateAffinityLists = true;
       if (existing.podsWithRequiredAntiAffinity.length > 0 !== clone.podsWithRequiredAntiAffinity.length > 0) updateAffinityLists = true;
       existing.copyFrom(clone);
