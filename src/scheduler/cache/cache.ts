@@ -338,6 +338,7 @@ export class Cache {
       this.treeChanged = false;
     }
     if (updateAllLists || updateAffinityLists) s.rebuildAffinityLists();
+    s.images = this.imageStates;
     s.generation = this.generation;
     this.lastSnapshot = s;
   }

@@ -19,6 +19,8 @@ export class Snapshot implements NodeInfoLister {
   private changeLogStart = 0;
   private positions: Map<NodeInfo, number> | undefined = undefined;
   private positionsOf: readonly NodeInfo[] | undefined = undefined;
+  /** Every image a node holds, with the size nodes' summaries carry (the cache's image states). */
+  images: ReadonlyMap<string, { readonly size: number }> = new Map();
 
   /** `NewSnapshot(pods, nodes)`: a standalone snapshot for tests and offline checks. */
   static fromPodsAndNodes(pods: readonly Pod[], nodes: readonly Node[]): Snapshot {
@@ -53,6 +55,7 @@ export class Snapshot implements NodeInfoLister {
         }
       }
     }
+    s.images = images;
     for (const ni of byNode.values()) s.nodeInfoMap.set(ni.name, ni);
     s.nodeInfoList = [...byNode.values()];
     s.nodeInfoList.forEach((ni, i) => (ni.snapshotIndex = i));
@@ -105,6 +108,9 @@ export class Snapshot implements NodeInfoLister {
   }
   get(nodeName: string): NodeInfo | undefined {
     return this.nodeInfoMap.get(nodeName);
+  }
+  imageSize(name: string): number | undefined {
+    return this.images.get(name)?.size;
   }
   numNodes(): number {
     return this.nodeInfoList.length;

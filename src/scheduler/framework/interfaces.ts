@@ -151,6 +151,11 @@ export interface NodeInfoLister {
   changesSince?(cursor: number): { log: readonly NodeInfo[]; from: number } | undefined;
   changeCursor?(): number;
   indexOf?(nodeInfo: NodeInfo): number | undefined;
+  /**
+   * The size of an image as the cluster's image states record it, which is the size every node's summary
+   * of it carries; undefined when no node holds it (or the lister does not know).
+   */
+  imageSize?(name: string): number | undefined;
 }
 
 /** Objects whose selectors define a pod's default spreading (`helper.DefaultSelector`). */

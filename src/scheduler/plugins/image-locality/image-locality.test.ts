@@ -45,3 +45,26 @@ void test('one instance scoring different pods in turn answers as fresh instance
   const { fwk } = newTestFramework({ nodes, profile });
   for (const pod of [...pods, ...pods.slice().reverse()]) assert.deepEqual(scoresOf(fwk, pod), scoresOf(newTestFramework({ nodes, profile }).fwk, pod), pod.metadata?.name);
 });
+
+void test("a pod whose images add up to less than minThreshold scores 0 on every node without reading any node's images", () => {
+  const nodes = [makeNode('node1').images({ 'registry.k8s.io/pause:3.10': 320_368 }).obj(), makeNode('node2').images({ 'registry.k8s.io/pause:3.10': 320_368, 'gcr.io/300:latest': 300 * mb }).obj()];
+  const { fwk, snapshot } = newTestFramework({ nodes, profile: { schedulerName: 's', plugins: [{ name: 'ImageLocality', weight: 1 }] } });
+  /** Image states nobody may read. */
+  class Unread extends Map<string, { size: number; numNodes: number }> {
+    override get(): never {
+      throw new Error('read a node image state');
+    }
+  }
+  const list = snapshot.list();
+  for (const ni of list) ni.imageStates = new Unread(ni.imageStates);
+  const score = (pod: ReturnType<ReturnType<typeof makePod>['obj']>): number[] => {
+    const state = new CycleState();
+    fwk.runPreScorePlugins(state, pod, list);
+    const r = fwk.runScorePlugins(state, pod, list);
+    assert.ok(r.status.isSuccess(), r.status.message());
+    return r.scores.map((s) => s.totalScore);
+  };
+  assert.deepEqual(score(makePod('small').image('registry.k8s.io/pause:3.10').obj()), [0, 0]);
+  // 300 MB is over the bound: every node is looked at.
+  assert.throws(() => score(makePod('big').image('gcr.io/300').obj()), /read a node image state/);
+});

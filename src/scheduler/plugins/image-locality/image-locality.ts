@@ -57,9 +57,12 @@ export function calculatePriority(sumScores: number, numContainers: number): num
 
 export class ImageLocality implements ScorePlugin {
   readonly name = Name;
-  /** The last scored pod's image names: Score runs for every feasible node with the same pod object. */
+  /** The last scored cycle's pod and image names: Score runs for every feasible node in one cycle. */
+  private lastState: CycleState | undefined = undefined;
   private lastPod: Pod | undefined = undefined;
   private lastImages: readonly string[] = [];
+  /** The cycle's pod scores 0 on every node (see `scoresZeroEverywhere`). */
+  private lastZero = false;
 
   constructor(private readonly handle: Handle) {}
 
@@ -67,11 +70,27 @@ export class ImageLocality implements ScorePlugin {
     return { score: this.scoreValue(state, pod, nodeInfo), status: Status.success() };
   }
 
-  scoreValue(_state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
-    if (pod !== this.lastPod) {
+  /**
+   * A node's sum is at most the sum of the pod's image sizes (each image counts `size * numNodes / total`,
+   * and numNodes <= total); below `minThreshold`, calculatePriority gives every node 0. Pods of small
+   * images (pause) need no look-up per node then.
+   */
+  private scoresZeroEverywhere(images: readonly string[]): boolean {
+    const lister = this.handle.snapshot();
+    if (lister.imageSize === undefined) return false;
+    let bound = 0;
+    for (const name of images) bound += lister.imageSize(name) ?? 0;
+    return bound < minThreshold;
+  }
+
+  scoreValue(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
+    if (state !== this.lastState || pod !== this.lastPod) {
       this.lastImages = podImageNames(pod);
+      this.lastZero = this.scoresZeroEverywhere(this.lastImages);
+      this.lastState = state;
       this.lastPod = pod;
     }
+    if (this.lastZero) return 0;
     const total = this.handle.snapshot().list().length;
     const sum = sumScores(nodeInfo, this.lastImages, total);
     return calculatePriority(sum, this.lastImages.length);
