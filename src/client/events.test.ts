@@ -404,3 +404,29 @@ void describe('event recorder', () => {
     assert.equal((patches[0]?.body as Partial<Event>).count, 2);
   });
 });
+
+void test('on the wall clock, event names of one millisecond sort in the order the events happened, across recorders', async () => {
+  const client = serverLike();
+  const scheduler = createEventRecorder(client, { component: 'default-scheduler' });
+  const kubelet = createEventRecorder(client, { component: 'kubelet', host: 'n1' });
+  const spin = (us: number): void => {
+    const until = performance.now() + us / 1000;
+    while (performance.now() < until);
+  };
+  for (let i = 0; i < 20; i++) {
+    const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, namespace: 'ns', uid: `u${i}` } };
+    scheduler.event(pod, 'Normal', 'Scheduled', `Successfully assigned ns/p${i} to n1`);
+    spin(20);
+    kubelet.event(pod, 'Normal', 'Pulled', 'Container image "registry.k8s.io/pause:3.10" already present on machine');
+    spin(20);
+  }
+  await scheduler.flush();
+  await kubelet.flush();
+  const nanosOf = (e: Event): bigint => BigInt(`0x${(e.metadata.name ?? '').split('.')[1] ?? '0'}`);
+  const events = writes(client)
+    .filter((c) => c.verb === 'create')
+    .map((c) => c.body as Event)
+    .sort((a, b) => (nanosOf(a) < nanosOf(b) ? -1 : 1));
+  // Each Scheduled sorts before the Pulled recorded 20 µs after it, and after the previous pair.
+  assert.deepEqual(events.map((e) => e.reason), Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? 'Scheduled' : 'Pulled')));
+});
