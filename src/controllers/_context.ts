@@ -135,45 +135,9 @@ export function asError(e: unknown): Error {
   return e instanceof Error ? e : new Error(errorMessage(e));
 }
 
-/** A scalar as `semanticEqual` compares it: as JSON (NaN and the infinities as null). */
-function scalarJson(v: unknown): string {
-  return JSON.stringify(v) ?? 'undefined';
-}
-
-function hasOwn(o: object, k: string): boolean {
-  return Object.prototype.hasOwnProperty.call(o, k);
-}
-
 /**
- * Deep equality that ignores key order and undefined members (apimachinery's `Semantic.DeepEqual` for
- * JSON data): what the server echoes back may order keys differently from what a controller computed, and a
- * key-order difference must not cause a write (each write would trigger another sync). Scalars compare as
- * their JSON; arrays element by element. Objects, arrays and strings are compared without allocating:
- * controllers compare whole statuses on every sync.
+ * Deep equality of JSON data up to key order and undefined members (see `jsonDeepEqual`): what the server
+ * echoes back may order keys differently from what a controller computed, and a key-order difference must
+ * not cause a write (each write would trigger another sync).
  */
-export function semanticEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  const aObject = a !== null && typeof a === 'object';
-  const bObject = b !== null && typeof b === 'object';
-  if (!aObject || !bObject) {
-    // Two different strings have different JSON.
-    if (typeof a === 'string' && typeof b === 'string') return false;
-    return !aObject && !bObject && scalarJson(a) === scalarJson(b);
-  }
-  if (Array.isArray(a) || Array.isArray(b)) {
-    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!semanticEqual(a[i], b[i])) return false;
-    return true;
-  }
-  const x = a as Record<string, unknown>;
-  const y = b as Record<string, unknown>;
-  // Every defined member of x equals y's, and y has no other defined member.
-  let members = 0;
-  for (const k in x) {
-    if (!hasOwn(x, k) || x[k] === undefined) continue;
-    members++;
-    if (!hasOwn(y, k) || !semanticEqual(x[k], y[k])) return false;
-  }
-  for (const k in y) if (hasOwn(y, k) && y[k] !== undefined) members--;
-  return members === 0;
-}
+export { jsonDeepEqual as semanticEqual } from '../util/json-equal.js';

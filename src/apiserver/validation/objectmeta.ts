@@ -5,6 +5,7 @@
  */
 import type { LabelSelector, ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, fieldErrors, GoValue, goStringMap, Path } from '../../api/field-errors.js';
+import { jsonDeepEqual } from '../../util/json-equal.js';
 import { isQualifiedName, isValidLabelValue, type NameValidator, nameIsDNSLabel } from './_names.js';
 
 /** `TotalAnnotationSizeLimitB`: 256 KiB over all keys and values. */
@@ -197,22 +198,6 @@ export function validateObjectMetaUpdate(
   return errs;
 }
 
-/** Structural equality of JSON-shaped values (`apiequality.Semantic.DeepEqual` for our purposes). */
-export function deepEqual(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || typeof a !== 'object' || typeof b !== 'object') return false;
-  if (Array.isArray(a) !== Array.isArray(b)) return false;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
-  }
-  const ao = a as Record<string, unknown>;
-  const bo = b as Record<string, unknown>;
-  const ak = Object.keys(ao).filter((k) => ao[k] !== undefined);
-  const bk = Object.keys(bo).filter((k) => bo[k] !== undefined);
-  if (ak.length !== bk.length) return false;
-  return ak.every((k) => Object.prototype.hasOwnProperty.call(bo, k) && deepEqual(ao[k], bo[k]));
-}
-
 function prune(v: unknown): unknown {
   if (Array.isArray(v)) return v.length === 0 ? undefined : v.map(prune);
   if (v === null || v === '') return undefined;
@@ -232,7 +217,7 @@ function prune(v: unknown): unknown {
 export function semanticDeepEqual(a: unknown, b: unknown): boolean {
   // Values equal as they are are equal once pruned (pruning is a function of the value): most updates
   // compare unchanged values, which then cost no pruned copies.
-  return deepEqual(a, b) || deepEqual(prune(a), prune(b));
+  return jsonDeepEqual(a, b) || jsonDeepEqual(prune(a), prune(b));
 }
 
 export { goStringMap };

@@ -17,7 +17,8 @@ import type {
 import { type FieldError, fieldErrors, type Path } from '../../api/field-errors.js';
 import { isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from './_names.js';
 import { goTaint, goToleration } from './_go.js';
-import { deepEqual, validateLabelName, validateLabelSelector } from './objectmeta.js';
+import { jsonDeepEqual } from '../../util/json-equal.js';
+import { validateLabelName, validateLabelSelector } from './objectmeta.js';
 
 export const taintEffects = ['NoSchedule', 'PreferNoSchedule', 'NoExecute'] as const;
 
@@ -65,7 +66,7 @@ export function validateTolerations(tolerations: readonly Toleration[] | undefin
 /** `validateOnlyAddedTolerations`: existing tolerations may only change their `tolerationSeconds`. */
 export function validateOnlyAddedTolerations(newTols: readonly Toleration[] | undefined, oldTols: readonly Toleration[] | undefined, path: Path): FieldError[] {
   for (const old of oldTols ?? []) {
-    const found = (newTols ?? []).some((n) => deepEqual(stripSeconds(old), stripSeconds(n)));
+    const found = (newTols ?? []).some((n) => jsonDeepEqual(stripSeconds(old), stripSeconds(n)));
     if (!found) return [fieldErrors.forbidden(path, 'existing toleration can not be modified except its tolerationSeconds')];
   }
   return validateTolerations(newTols, path);

@@ -1,7 +1,7 @@
-/** semanticEqual: JSON data equal up to key order and undefined members, as apimachinery's Semantic.DeepEqual. */
+/** jsonDeepEqual: JSON data equal up to key order and undefined members. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { semanticEqual } from './_context.js';
+import { jsonDeepEqual } from './json-equal.js';
 
 const cases: Array<[string, unknown, unknown, boolean]> = [
   ['same scalars', 'a', 'a', true],
@@ -28,8 +28,8 @@ const cases: Array<[string, unknown, unknown, boolean]> = [
 ];
 
 for (const [name, a, b, want] of cases) {
-  void test(`semanticEqual: ${name}`, () => {
-    assert.equal(semanticEqual(a, b), want);
-    assert.equal(semanticEqual(b, a), want);
+  void test(`jsonDeepEqual: ${name}`, () => {
+    assert.equal(jsonDeepEqual(a, b), want);
+    assert.equal(jsonDeepEqual(b, a), want);
   });
 }
