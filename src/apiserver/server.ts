@@ -3,10 +3,10 @@
  * cache, registry, discovery, authentication and authorization wired together. `start()` serves;
  * `stop()` closes connections, watches and the cache (the backend belongs to the caller).
  */
-import { CallLatency } from './call-latency.js';
 import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Backend } from '../storage/backend.js';
+import { CallLatency } from './call-latency.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { ResourceTable, type ResourceDef } from './discovery/resource-defs.js';
 import { CacheDispatcher } from './storage/watch-cache.js';

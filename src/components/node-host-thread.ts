@@ -9,8 +9,7 @@ import type { InProcessClient } from '../apiserver/in-process-client.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
 import type { NodeHostOptions, NodeHostView } from '../node/agent.js';
 import type { SimulatedNodeSpec } from '../node/kubelet/node-status.js';
-import type { CallLatency } from '../apiserver/call-latency.js';
-import { serveClients } from './channel.js';
+import { serveClients, type ServeOptions } from './channel.js';
 
 /** The NodeHost options that cross to the worker (data only). */
 export type NodeHostThreadOptions = Omit<NodeHostOptions, 'client' | 'clock' | 'catalog' | 'onRegistered' | 'recorderFor' | 'log'>;
@@ -57,7 +56,8 @@ export class NodeHostThread implements Pick<NodeHostView, 'nodeNames' | 'nodeSpe
     private readonly user: UserInfo,
     private readonly options: NodeHostThreadOptions,
     private readonly clientFor: (user: UserInfo) => InProcessClient,
-    private readonly latency: CallLatency | undefined = undefined,
+    /** How the node host's calls are served (where their latency is reported). */
+    private readonly serve: ServeOptions = {},
     private readonly log: (message: string) => void = (m) => process.stderr.write(`${m}\n`),
   ) {
     for (const n of options.nodes) this.specs.set(n.name, n);
@@ -77,7 +77,7 @@ export class NodeHostThread implements Pick<NodeHostView, 'nodeNames' | 'nodeSpe
       workerData: { user: this.user, options: this.options } satisfies NodeHostWorkerData,
     }));
     const client = this.clientFor(this.user);
-    this.stopServing = serveClients(worker, () => client, this.latency !== undefined ? { latency: this.latency } : {});
+    this.stopServing = serveClients(worker, () => client, this.serve);
     this.exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
     worker.on('message', (m: unknown) => this.receive(m));
     worker.on('error', (e) => this.log(`node host thread failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));

@@ -156,7 +156,7 @@ export class LocalCluster {
         ...(this.o.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: this.o.nodeStatusUpdateFrequencyMs } : {}),
       },
       (user) => new InProcessClient(server, { user, inputsOwned: true }),
-      server.callLatency,
+      { latency: server.callLatency },
       ...(this.o.log !== undefined ? [this.o.log] : []),
     );
     await this.nodeHost.start(this.o.onProgress);

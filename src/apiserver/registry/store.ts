@@ -170,7 +170,6 @@ function storedJson(obj: StoredObject): string {
   return s;
 }
 
-
 /** Whether `resourceVersion` is the last key of the object's metadata (where decoding and writes put it). */
 function resourceVersionLast(obj: StoredObject): boolean {
   const md = obj.metadata;
