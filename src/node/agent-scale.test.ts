@@ -13,8 +13,7 @@ const T0 = Date.parse('2026-01-01T00:00:00Z');
 const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 const spec = (name: string, i: number): SimulatedNodeSpec => ({ name, os: 'linux', arch: 'amd64', internalIP: `127.0.1.${i}`, podCIDR: `10.244.${i}.0/24`, cpu: 2, memory: '4Gi', maxPods: 110 });
 
-async function setup(t: { after(fn: () => void): void }, nodes: SimulatedNodeSpec[]) {
-  const client = new FakeClient();
+async function setup(t: { after(fn: () => void): void }, nodes: SimulatedNodeSpec[], client = new FakeClient()) {
   const clock = new FakeClock(T0);
   const host = new NodeHost({ client, clock, nodes, cni: 'preinstalled', watchAllNodes: true, log: () => undefined, nodeEvents: false });
   t.after(() => {
@@ -89,13 +88,7 @@ void test('a host of several nodes lists and watches bound pods only, as each ku
     if (res.resource === 'pods') selectors.push(opts?.fieldSelector);
     return watch(res, opts);
   };
-  const host = new NodeHost({ client, clock: new FakeClock(T0), nodes: [spec('a-1', 1), spec('a-2', 2)], cni: 'preinstalled', log: () => undefined, nodeEvents: false });
-  t.after(() => {
-    host.stop();
-    client.closeAll();
-  });
-  await host.start();
-  await host.waitForSync();
+  await setup(t, [spec('a-1', 1), spec('a-2', 2)], client);
   for (let i = 0; i < 5; i++) await flush();
   assert.ok(selectors.length >= 2);
   assert.deepEqual(new Set(selectors), new Set(['spec.nodeName!=']));
