@@ -24,6 +24,7 @@ import {
   objectOfStoredText,
   storedText,
 } from '../storage/watch-cache.js';
+import { StorageWatchCompacted, watchStorage } from '../storage/storage-watch.js';
 import { unknownFieldOutcome, type FieldValidation } from '../field-validation.js';
 import { deepCopy } from '../patch/index.js';
 import type { AdmissionRequest, HookTransaction, ManagedFieldsUpdater, ObjectPolicy, StorageHooks, UserInfo } from './policy.js';
@@ -94,7 +95,19 @@ const maxUpdateRetries = 8;
  * Resources written in bulk that the server itself seldom reads: their watch caches keep objects as stored
  * bytes between uses instead of decoded trees (`ResourceCacheOptions.keepDecoded`).
  */
-const churning = new Set(['/pods', '/events', 'events.k8s.io/events', 'coordination.k8s.io/leases']);
+const churning = new Set(['/pods', 'coordination.k8s.io/leases']);
+
+/**
+ * Key prefixes served from storage without a watch cache: Events (core and events.k8s.io share the
+ * storage), as kube-apiserver's `DefaultWatchCacheSizes` sets their cache sizes to 0. They are written
+ * in bulk, read seldom and expire; a cache would hold every one in memory.
+ */
+const uncached = new Set(['/registry/events/']);
+
+/** Whether a resource's reads and watches go to storage (there is no watch cache for it). */
+export function servedFromStorage(def: ResourceDef): boolean {
+  return uncached.has(def.keyPrefix);
+}
 
 /**
  * The reads of the live object in one update loop: the watch cache's copy first (kube-apiserver's
@@ -106,13 +119,14 @@ class LiveReads {
   private cached = false;
 
   constructor(
-    private readonly cache: Promise<ResourceCache>,
+    /** Undefined for a resource served from storage: every read goes there. */
+    private readonly cache: Promise<ResourceCache> | undefined,
     private readonly backend: Backend,
     private readonly key: string,
   ) {}
 
   async read(): Promise<KeyValue | undefined> {
-    if (!this.fresh) {
+    if (!this.fresh && this.cache !== undefined) {
       const kv = (await this.cache).storedValue(this.key);
       this.cached = kv !== undefined;
       if (kv !== undefined) return kv;
@@ -240,8 +254,9 @@ export class Store {
     this.now = opts.now ?? (() => new Date());
   }
 
-  /** The watch cache of a resource (loaded on first use). */
+  /** The watch cache of a resource (loaded on first use); not for resources served from storage. */
   cache(def: ResourceDef): Promise<ResourceCache> {
+    if (servedFromStorage(def)) throw new Error(`${def.keyPrefix} has no watch cache: it is served from storage`);
     let c = this.caches.get(def.keyPrefix);
     if (c === undefined) {
       c = this.opts.dispatcher.cacheFor(def.keyPrefix, {
@@ -268,7 +283,7 @@ export class Store {
   /** A quorum read from storage (resourceVersion unset), or the cache (resourceVersion "0" or set). */
   async get(def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<StoredObject> {
     const key = objectKey(def, namespace, name);
-    if (resourceVersion !== undefined && resourceVersion !== '') {
+    if (resourceVersion !== undefined && resourceVersion !== '' && !servedFromStorage(def)) {
       const cache = await this.cache(def);
       const c = cache.get(key);
       if (c === undefined) throw apiErrors.notFound(groupResource(def), name);
@@ -279,13 +294,20 @@ export class Store {
     return decodeObject(kv);
   }
 
-  /** Lists from the watch cache (waiting until it is fresh unless resourceVersion is "0"). */
+  /**
+   * Lists from the watch cache (waiting until it is fresh unless resourceVersion is "0"), or from storage
+   * at its current revision for a resource without a cache.
+   */
   async list(def: ResourceDef, q: ListQuery): Promise<ListResult> {
-    const cache = await this.cache(def);
     const filter = this.filter(def, q);
     if (q.continue !== undefined && q.continue !== '') return this.listContinue(def, q, filter);
     const rv = q.resourceVersion ?? '';
     if (rv !== '' && q.resourceVersionMatch === 'Exact') return this.listAtRevision(def, q, filter, Number(rv), undefined);
+    if (servedFromStorage(def)) {
+      if (rv !== '' && rv !== '0') await this.waitForRv(Number(rv));
+      return this.listAtRevision(def, q, filter, await this.opts.backend.currentRevision(), undefined);
+    }
+    const cache = await this.cache(def);
     if (rv === '') await this.opts.dispatcher.sync();
     else if (rv !== '0') await this.waitForRv(Number(rv));
     const revision = this.opts.dispatcher.currentRevision();
@@ -383,9 +405,10 @@ export class Store {
     q: { namespace?: string; labelSelector: Selector; fieldSelector: FieldSelector; resourceVersion?: string },
     sink: CacheWatcherSink,
   ): Promise<() => void> {
-    const cache = await this.cache(def);
     const filter = this.filter(def, q);
     const rvText = q.resourceVersion ?? '';
+    if (servedFromStorage(def)) return this.watchStorage(def, q, filter, sink);
+    const cache = await this.cache(def);
     let from: number | undefined;
     if (rvText === '' || rvText === '0') {
       if (rvText === '') await this.opts.dispatcher.sync();
@@ -399,6 +422,26 @@ export class Store {
       return cache.watch(filter, sink, from);
     } catch (e) {
       if (e instanceof TooOldResourceVersion) throw apiErrors.resourceExpired(e.message);
+      throw e;
+    }
+  }
+
+  /** A watch on storage (etcd3's watcher): resourceVersion unset or "0" sends the current state first. */
+  private async watchStorage(def: ResourceDef, q: { namespace?: string; resourceVersion?: string }, filter: WatchFilter, sink: CacheWatcherSink): Promise<() => void> {
+    const rvText = q.resourceVersion ?? '';
+    const from = rvText === '' || rvText === '0' ? undefined : Number(rvText);
+    if (from !== undefined && !Number.isInteger(from)) throw apiErrors.badRequest(`invalid resource version: ${rvText}`);
+    try {
+      return await watchStorage({
+        backend: this.opts.backend,
+        prefix: q.namespace !== undefined && def.namespaced ? `${def.keyPrefix}${q.namespace}/` : def.keyPrefix,
+        filter,
+        attrsOf: (obj) => objectAttrs(def, obj),
+        sink,
+        fromRevision: from,
+      });
+    } catch (e) {
+      if (e instanceof StorageWatchCompacted) throw apiErrors.resourceExpired(e.message);
       throw e;
     }
   }
@@ -421,6 +464,7 @@ export class Store {
    */
   private bytesToStore(def: ResourceDef, obj: StoredObject, text: string): Buffer {
     const bytes = requestBytes(text);
+    if (servedFromStorage(def)) return bytes;
     const { labels, fields } = objectAttrs(def, obj);
     // The caller keeps `obj`: the cache gets its own copy of the labels.
     this.opts.dispatcher.noteWrite(bytes, { labels: labels === undefined ? undefined : { ...labels }, fields }, text);
@@ -604,7 +648,7 @@ export class Store {
     opts: GuaranteedUpdateOptions = {},
   ): Promise<{ object: StoredObject; created: boolean }> {
     const key = objectKey(def, namespace, name);
-    const reads = new LiveReads(this.cache(def), this.opts.backend, key);
+    const reads = new LiveReads(servedFromStorage(def) ? undefined : this.cache(def), this.opts.backend, key);
     for (let attempt = 0; ; attempt++) {
       const kv = await reads.read();
       // Whatever depends on the live object being current (a failed precondition, an error, an answer
@@ -858,7 +902,7 @@ export class Store {
     mutate: (live: StoredObject) => StoredObject,
   ): Promise<StoredObject> {
     const key = objectKey(def, namespace, name);
-    const reads = new LiveReads(this.cache(def), this.opts.backend, key);
+    const reads = new LiveReads(servedFromStorage(def) ? undefined : this.cache(def), this.opts.backend, key);
     for (let attempt = 0; ; attempt++) {
       const kv = await reads.read();
       let next: StoredObject;
