@@ -269,6 +269,11 @@ export class Store {
     return c;
   }
 
+  /** The reads of one update loop: from the watch cache first, for a resource that has one. */
+  private liveReads(def: ResourceDef, key: string): LiveReads {
+    return new LiveReads(servedFromStorage(def) ? undefined : this.cache(def), this.opts.backend, key);
+  }
+
   /** Forgets a resource's cache (a CRD went away). */
   dropCache(def: ResourceDef): void {
     this.caches.delete(def.keyPrefix);
@@ -280,7 +285,10 @@ export class Store {
 
   // ---------------------------------------------------------------- reads
 
-  /** A quorum read from storage (resourceVersion unset), or the cache (resourceVersion "0" or set). */
+  /**
+   * A quorum read from storage (resourceVersion unset), or the cache (resourceVersion "0" or set); always
+   * storage for a resource without a cache.
+   */
   async get(def: ResourceDef, namespace: string, name: string, resourceVersion?: string): Promise<StoredObject> {
     const key = objectKey(def, namespace, name);
     if (resourceVersion !== undefined && resourceVersion !== '' && !servedFromStorage(def)) {
@@ -648,7 +656,7 @@ export class Store {
     opts: GuaranteedUpdateOptions = {},
   ): Promise<{ object: StoredObject; created: boolean }> {
     const key = objectKey(def, namespace, name);
-    const reads = new LiveReads(servedFromStorage(def) ? undefined : this.cache(def), this.opts.backend, key);
+    const reads = this.liveReads(def, key);
     for (let attempt = 0; ; attempt++) {
       const kv = await reads.read();
       // Whatever depends on the live object being current (a failed precondition, an error, an answer
@@ -902,7 +910,7 @@ export class Store {
     mutate: (live: StoredObject) => StoredObject,
   ): Promise<StoredObject> {
     const key = objectKey(def, namespace, name);
-    const reads = new LiveReads(servedFromStorage(def) ? undefined : this.cache(def), this.opts.backend, key);
+    const reads = this.liveReads(def, key);
     for (let attempt = 0; ; attempt++) {
       const kv = await reads.read();
       let next: StoredObject;
