@@ -358,12 +358,6 @@ export class SqliteBackend implements Backend {
       db.pragma('synchronous = NORMAL');
       // 64 MiB of page cache: keeps the indexes of a 150,000-object store in memory.
       db.pragma('cache_size = -65536');
-      // Checkpoint every 10,000 WAL pages (40 MiB) instead of SQLite's 1,000: a checkpoint runs inside the
-      // commit that crosses the mark, on the event loop, and copies each page once however often it was
-      // written since the last one. The indexes and the current rows of a busy store are rewritten by
-      // nearly every commit, so rarer checkpoints copy fewer pages: about 14% less CPU per update in a
-      // storage micro-benchmark (120,000 updates of 60,000 pod-sized values).
-      db.pragma('wal_autocheckpoint = 10000');
       // After a checkpoint, give back WAL space beyond 64 MiB instead of keeping the largest WAL ever seen.
       db.pragma('journal_size_limit = 67108864');
       db.exec(schema);
