@@ -1,7 +1,7 @@
 /**
  * The latency of API calls, from a call's arrival at the API server to its answer (what kube-apiserver's
- * `apiserver_request_duration_seconds` counts). The front ends that serve calls report here; benchmarks
- * observe.
+ * `apiserver_request_duration_seconds` counts). The channels that serve the components' and the node
+ * host's calls report here (HTTPS calls are not reported); benchmarks observe.
  */
 
 /** `verb` as the client called it; `resource` with its subresource (`pods/status`). */

@@ -67,7 +67,7 @@ export class ApiServer {
   readonly authenticator: Authenticator;
   readonly authorizer: AuthorizerChain;
   readonly crds: CrdRegistrar;
-  /** Latency of the calls the front ends serve (benchmarks observe it). */
+  /** Latency of the components' and node host's calls, served over their channels (benchmarks observe it). */
   readonly callLatency = new CallLatency();
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();

@@ -11,7 +11,7 @@ import { Compacted } from '../../storage/backend.js';
 import { decodeObject, type AttrsOf, type CachedObject, type CacheWatcherSink, type WatchFilter } from './watch-cache.js';
 
 /** etcd's error for a watch below its compacted revision, which kube-apiserver sends as a 410 Expired. */
-export const compactedMessage = 'etcdserver: mvcc: required revision has been compacted';
+const compactedMessage = 'etcdserver: mvcc: required revision has been compacted';
 
 export class StorageWatchCompacted extends Error {
   constructor() {
