@@ -80,8 +80,8 @@ export interface ScoreExtensions {
 export interface ScorePlugin extends Plugin {
   score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status };
   /**
-   * For plugins whose Score never fails: `score(...).score` without the result object (the runtime
-   * prefers it; it runs for every feasible node of every pod).
+   * `score(...).score` without the result object (the runtime prefers it; it runs for every feasible node
+   * of every pod). Where Score would fail, it throws a `ScoreFailure` with Score's status.
    */
   scoreValue?(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number;
   scoreExtensions?(): ScoreExtensions | undefined;

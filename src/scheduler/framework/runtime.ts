@@ -51,7 +51,7 @@ import type { Profile } from './profile.js';
 import { NodeVerdicts } from './node-verdicts.js';
 import { Lru } from '../../util/lru.js';
 import type { Registry } from './registry.js';
-import { Code, Status, newStatus } from './status.js';
+import { Code, ScoreFailure, Status, newStatus } from './status.js';
 import type { NodeInfo, PodInfo } from './types.js';
 
 /** Where the framework gets pods nominated by preemption. */
@@ -119,6 +119,7 @@ export class Framework implements Handle {
    * shape (tolerations, node selector and affinity), about 80 KB each at 5,000 nodes.
    */
   private readonly nodeVerdicts = new Lru<NodeVerdicts>(64);
+  private readonly spareScoreList: NodeScore[] = [];
 
   constructor(opts: FrameworkOptions) {
     this.schedulerName = opts.profile.schedulerName;
@@ -404,16 +405,36 @@ export class Framework implements Handle {
     return Status.success();
   }
 
+  /**
+   * One NodeScore list for the nodes, rewritten for each plugin (normalisation works on it in place) and
+   * kept for the next cycle: scoring runs for every pod, and only the totals leave `runScorePlugins`.
+   */
+  private scoreList(nodes: readonly NodeInfo[]): NodeScore[] {
+    const list = this.spareScoreList;
+    for (let i = 0; i < nodes.length; i++) {
+      const name = (nodes[i] as NodeInfo).name;
+      const ns = list[i];
+      if (ns === undefined) list.push({ name, score: 0 });
+      else ns.name = name;
+    }
+    list.length = nodes.length;
+    return list;
+  }
+
   /** `RunScorePlugins`: score, normalise, check the range, multiply by weight, sum per node. */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { scores: NodePluginScores[]; status: Status } {
     const totals: NodePluginScores[] = nodes.map((n) => ({ name: n.name, totalScore: 0 }));
     const skip = state.skipScorePlugins;
-    // One NodeScore list, rewritten for each plugin (normalisation works on it in place).
-    const list: NodeScore[] = nodes.map((n) => ({ name: n.name, score: 0 }));
+    const list = this.scoreList(nodes);
     for (const { plugin, weight } of this.scorePlugins) {
       if (skip.has(plugin.name)) continue;
       if (plugin.scoreValue !== undefined) {
-        for (let i = 0; i < nodes.length; i++) (list[i] as NodeScore).score = plugin.scoreValue(state, pod, nodes[i] as NodeInfo);
+        try {
+          for (let i = 0; i < nodes.length; i++) (list[i] as NodeScore).score = plugin.scoreValue(state, pod, nodes[i] as NodeInfo);
+        } catch (e) {
+          if (!(e instanceof ScoreFailure)) throw e;
+          return { scores: [], status: Status.error(`plugin "${plugin.name}" failed with: ${e.status.message()}`) };
+        }
       } else {
         for (let i = 0; i < nodes.length; i++) {
           const r = plugin.score(state, pod, nodes[i] as NodeInfo);

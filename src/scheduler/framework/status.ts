@@ -129,3 +129,23 @@ export function newStatus(code: Code, ...reasons: string[]): Status {
   if (code === Code.Success && reasons.length === 0) return successStatus;
   return new Status(code, reasons);
 }
+
+/**
+ * What a plugin's `scoreValue` throws where its Score would return a failed status (its PreScore state is
+ * missing): the runtime reports `status` exactly as it reports a failed Score.
+ */
+export class ScoreFailure extends Error {
+  constructor(readonly status: Status) {
+    super(status.message());
+  }
+}
+
+/** Score's result from a `scoreValue` computation: its value, or the status of the `ScoreFailure` it threw. */
+export function scoreResult(value: () => number): { score: number; status: Status } {
+  try {
+    return { score: value(), status: Status.success() };
+  } catch (e) {
+    if (e instanceof ScoreFailure) return { score: 0, status: e.status };
+    throw e;
+  }
+}

@@ -167,3 +167,13 @@ void test('existing pods\' required affinity attracts the incoming pod (hardPodA
   const { scores } = fwk.runScorePlugins(state, pod, snapshot.list());
   assert.deepEqual(scores.map((s) => s.totalScore), [0, 100]);
 });
+
+void test('Score without the PreScore state fails the cycle with the state error', () => {
+  const nodes = [makeNode('node1').label('zone', 'z1').obj()];
+  const pod = makePod('p').podAffinity('zone', sel('security', 'In', ['S1']), 'preferred', 5).obj();
+  const { fwk, snapshot } = newTestFramework({ nodes, profile: { schedulerName: 's', plugins: [{ name: 'InterPodAffinity', weight: 1 }] } });
+  const { scores, status } = fwk.runScorePlugins(new CycleState(), pod, snapshot.list());
+  assert.deepEqual(scores, []);
+  assert.equal(status.code, Code.Error);
+  assert.equal(status.message(), 'plugin "InterPodAffinity" failed with: reading "PreScoreInterPodAffinity" from cycleState: not found');
+});

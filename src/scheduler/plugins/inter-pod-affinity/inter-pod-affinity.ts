@@ -24,7 +24,7 @@ import {
   type ScorePlugin,
 } from '../../framework/interfaces.js';
 import { names } from '../../framework/names.js';
-import { Code, Status, newStatus } from '../../framework/status.js';
+import { Code, ScoreFailure, Status, newStatus, scoreResult } from '../../framework/status.js';
 import { PodInfo, affinityTermMatches, type AffinityTerm, type NodeInfo, type WeightedAffinityTerm } from '../../framework/types.js';
 import { asPod } from '../_hints.js';
 
@@ -237,15 +237,19 @@ export class InterPodAffinity implements PreFilterPlugin, PreFilterExtensions, F
     return Status.success();
   }
 
-  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+    return scoreResult(() => this.scoreValue(state, pod, nodeInfo));
+  }
+
+  scoreValue(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number {
     const s = state.read<PreScoreState>(preScoreStateKey);
-    if (s === undefined) return { score: 0, status: Status.error(`reading "${preScoreStateKey}" from cycleState: not found`) };
+    if (s === undefined) throw new ScoreFailure(Status.error(`reading "${preScoreStateKey}" from cycleState: not found`));
     let score = 0;
     for (const [tk, values] of s.topologyScore) {
       const v = nodeInfo.labels[tk];
       if (v !== undefined) score += values.get(v) ?? 0;
     }
-    return { score, status: Status.success() };
+    return score;
   }
 
   scoreExtensions(): ScoreExtensions {

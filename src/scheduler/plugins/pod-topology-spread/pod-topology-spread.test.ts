@@ -5,6 +5,7 @@ import { makeNode, makePod } from '../../_testing/wrappers.js';
 import { newTestFramework } from '../../_testing/framework.js';
 import { Selector } from '../../../api/labels.js';
 import { CycleState } from '../../framework/cycle-state.js';
+import type { NodeInfo } from '../../framework/types.js';
 import { Code } from '../../framework/status.js';
 import { ErrReasonConstraintsNotMatch, ErrReasonNodeLabelNotMatch, PodTopologySpread } from './pod-topology-spread.js';
 
@@ -194,4 +195,16 @@ void test('system default constraints spread pods selected by the same Service',
   // Without a Service or controller selecting the pod there is no default spreading.
   const noSource = new PodTopologySpread({ snapshot: () => snapshot, spreadingSelectorSource: () => undefined } as unknown as ConstructorParameters<typeof PodTopologySpread>[0]);
   assert.ok(noSource.preScore(new CycleState(), pod, snapshot.list()).isSkip());
+});
+
+void test('Score without the PreScore state fails the cycle with the state error, through the runtime and directly', () => {
+  const nodes = [makeNode('node-a').obj(), makeNode('node-b').obj()];
+  const { fwk, snapshot } = newTestFramework({ nodes, profile: { schedulerName: 's', plugins: [{ name: 'PodTopologySpread', weight: 1 }] } });
+  const pod = makePod('p').label('foo', '').spreadConstraint(1, 'kubernetes.io/hostname', 'ScheduleAnyway', fooExists).obj();
+  const { scores, status } = fwk.runScorePlugins(new CycleState(), pod, snapshot.list());
+  assert.deepEqual(scores, []);
+  assert.equal(status.code, Code.Error);
+  assert.equal(status.message(), 'plugin "PodTopologySpread" failed with: reading "PreScorePodTopologySpread" from cycleState: not found');
+  const direct = (fwk.plugins[0] as PodTopologySpread).score(new CycleState(), pod, snapshot.list()[0] as NodeInfo);
+  assert.equal(direct.status.message(), 'reading "PreScorePodTopologySpread" from cycleState: not found');
 });

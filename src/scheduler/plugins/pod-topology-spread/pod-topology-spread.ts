@@ -27,7 +27,7 @@ import {
   type ScorePlugin,
 } from '../../framework/interfaces.js';
 import { names } from '../../framework/names.js';
-import { Code, Status, newStatus } from '../../framework/status.js';
+import { Code, ScoreFailure, Status, newStatus, scoreResult } from '../../framework/status.js';
 import type { NodeInfo, PodInfo } from '../../framework/types.js';
 import { asPod } from '../_hints.js';
 import { DomainCounts, MatchCounts, memoKey } from './_domain-counts.js';
@@ -468,10 +468,14 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     return Status.success();
   }
 
-  score(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+  score(state: CycleState, pod: Pod, nodeInfo: NodeInfo): { score: number; status: Status } {
+    return scoreResult(() => this.scoreValue(state, pod, nodeInfo));
+  }
+
+  scoreValue(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number {
     const s = state.read<PreScoreState>(preScoreStateKey);
-    if (s === undefined) return { score: 0, status: Status.error(`reading "${preScoreStateKey}" from cycleState: not found`) };
-    if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(nodeInfo.name)) return { score: 0, status: Status.success() };
+    if (s === undefined) throw new ScoreFailure(Status.error(`reading "${preScoreStateKey}" from cycleState: not found`));
+    if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(nodeInfo.name)) return 0;
     let score = 0;
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i] as Constraint;
@@ -486,7 +490,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
       }
       score += scoreForCount(cnt, c.maxSkew, s.topologyNormalizingWeight[i] ?? 0);
     }
-    return { score: goRound(score), status: Status.success() };
+    return goRound(score);
   }
 
   scoreExtensions(): ScoreExtensions {
