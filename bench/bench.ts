@@ -35,7 +35,7 @@ import type { Client, KubeObject, WatchStream } from '../src/client/client.js';
 import { expandCluster, readClusterConfig, type ClusterSpec } from '../src/cluster/index.js';
 import type { NativeClusterConfig, NativeNodeGroupConfig } from '../src/cluster/index.js';
 import { LocalCluster } from '../src/local/local-cluster.js';
-import { limitHeapGrowth } from '../src/util/heap-growth.js';
+import { tuneGarbageCollection } from '../src/util/gc-settings.js';
 import { startTestEtcd, type TestEtcd } from '../src/storage/etcd/_test-etcd.js';
 
 export type BenchStore = 'sqlite' | 'etcd';
@@ -455,7 +455,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
 
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const o = parseBenchArgs(argv);
-  limitHeapGrowth();
+  tuneGarbageCollection();
   const start = performance.now();
   const result = await runBench({ ...o, log: (line) => console.error(`[${((performance.now() - start) / 1000).toFixed(1)} s] ${line}`) });
   for (const line of result.lines) console.log(line);

@@ -9,7 +9,7 @@ import { runInit } from './init.js';
 import { runJoin } from './join.js';
 import { runToken } from './token.js';
 import { runCheckCommand } from './check.js';
-import { limitHeapGrowth } from '../util/heap-growth.js';
+import { tuneGarbageCollection } from '../util/gc-settings.js';
 
 const usage = `kubemix: Kubernetes-compatible heterogeneous clusters (Linux and Windows, amd64 and arm64) without the machines
 
@@ -25,7 +25,7 @@ Run 'kubemix <command> --help' for a command's flags.
 `;
 
 export async function main(argv: string[]): Promise<number> {
-  limitHeapGrowth();
+  tuneGarbageCollection();
   const [command, ...rest] = argv;
   switch (command) {
     case 'up':
