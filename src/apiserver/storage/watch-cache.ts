@@ -310,8 +310,16 @@ export class ResourceCache {
     if (this.opts.indexNodeName) removeFrom(this.byNodeName, nodeNameOf(this.attrs(c)), c.key);
   }
 
+  /** How many changes this cache has applied: what a reader memoizing a derived view compares. */
+  generation(): number {
+    return this.applied;
+  }
+
+  private applied = 0;
+
   /** Applies one storage event (called by the dispatcher in revision order). */
   apply(ev: StorageEvent): void {
+    this.applied++;
     let event: CacheEvent;
     const at = this.now();
     if (ev.type === 'put') {

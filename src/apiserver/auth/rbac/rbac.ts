@@ -11,13 +11,16 @@ import type { AuthorizationAttributes, Authorizer, Decision, RuleResolver, Rules
 import { ruleAllows, subjectAppliesTo } from './rules.js';
 import { labelSelectorAsSelector } from '../../../api/labels.js';
 
-/** Where the authorizer reads RBAC objects (the API server's watch caches; a fake in tests). */
+/**
+ * Where the authorizer reads RBAC objects (the API server's watch caches; a fake in tests). The lists may
+ * be shared between requests: readers do not change them.
+ */
 export interface RbacSource {
   getRole(namespace: string, name: string): Promise<Role | undefined>;
   getClusterRole(name: string): Promise<ClusterRole | undefined>;
-  listClusterRoles(): Promise<ClusterRole[]>;
-  listRoleBindings(namespace: string): Promise<RoleBinding[]>;
-  listClusterRoleBindings(): Promise<ClusterRoleBinding[]>;
+  listClusterRoles(): Promise<readonly ClusterRole[]>;
+  listRoleBindings(namespace: string): Promise<readonly RoleBinding[]>;
+  listClusterRoleBindings(): Promise<readonly ClusterRoleBinding[]>;
 }
 
 /**

@@ -17,6 +17,9 @@ import { autoUpdateAnnotation, clusterRoleBindings, clusterRoles, namespaceRoleB
 
 const all = { matches: (): boolean => true };
 
+/** Namespaces whose RoleBindings lists are kept at once (requests come from few namespaces at a time). */
+const maxKeptLists = 1024;
+
 /** An `RbacSource` over a started (or starting) API server's watch caches. */
 export function storeRbacSource(server: ApiServer): RbacSource {
   const def = (resource: string): ResourceDef => {
@@ -29,9 +32,17 @@ export function storeRbacSource(server: ApiServer): RbacSource {
     const cache = await server.store.cache(d);
     return cache.get(objectKey(d, namespace, name))?.obj as T | undefined;
   };
+  // Every request lists the bindings: the lists are kept until their cache changes (callers only read them).
+  const lists = new Map<string, { cache: object; generation: number; items: unknown[] }>();
   const list = async <T>(resource: string, namespace?: string): Promise<T[]> => {
     const cache = await server.store.cache(def(resource));
-    return cache.list(namespace !== undefined ? { ...all, namespace } : all).map((c) => c.obj as T);
+    const key = `${resource}/${namespace ?? ''}`;
+    const kept = lists.get(key);
+    if (kept !== undefined && kept.cache === cache && kept.generation === cache.generation()) return kept.items as T[];
+    const items = cache.list(namespace !== undefined ? { ...all, namespace } : all).map((c) => c.obj);
+    if (lists.size >= maxKeptLists) lists.clear();
+    lists.set(key, { cache, generation: cache.generation(), items });
+    return items as T[];
   };
   return {
     getRole: (ns, name) => get<Role>('roles', ns, name),
