@@ -54,6 +54,11 @@ import type { Registry } from './registry.js';
 import { Code, ScoreFailure, Status, newStatus } from './status.js';
 import type { NodeInfo, PodInfo } from './types.js';
 
+/** `RunScorePlugins`' answer when a plugin's Score or NormalizeScore failed. */
+function scoreFailed(plugin: string, s: Status): { scores: NodePluginScores[]; status: Status } {
+  return { scores: [], status: Status.error(`plugin "${plugin}" failed with: ${s.message()}`) };
+}
+
 /** Where the framework gets pods nominated by preemption. */
 export interface Nominator {
   nominatedPodsForNode(nodeName: string): readonly PodInfo[];
@@ -433,19 +438,19 @@ export class Framework implements Handle {
           for (let i = 0; i < nodes.length; i++) (list[i] as NodeScore).score = plugin.scoreValue(state, pod, nodes[i] as NodeInfo);
         } catch (e) {
           if (!(e instanceof ScoreFailure)) throw e;
-          return { scores: [], status: Status.error(`plugin "${plugin.name}" failed with: ${e.status.message()}`) };
+          return scoreFailed(plugin.name, e.status);
         }
       } else {
         for (let i = 0; i < nodes.length; i++) {
           const r = plugin.score(state, pod, nodes[i] as NodeInfo);
-          if (!r.status.isSuccess()) return { scores: [], status: Status.error(`plugin "${plugin.name}" failed with: ${r.status.message()}`) };
+          if (!r.status.isSuccess()) return scoreFailed(plugin.name, r.status);
           (list[i] as NodeScore).score = r.score;
         }
       }
       const ext = plugin.scoreExtensions?.();
       if (ext !== undefined) {
         const s = ext.normalizeScore(state, pod, list);
-        if (!s.isSuccess()) return { scores: [], status: Status.error(`plugin "${plugin.name}" failed with: ${s.message()}`) };
+        if (!s.isSuccess()) return scoreFailed(plugin.name, s);
       }
       for (let i = 0; i < list.length; i++) {
         const ns = list[i] as NodeScore;
