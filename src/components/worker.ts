@@ -6,9 +6,11 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { ControllerManager } from '../controllers/manager.js';
 import { Scheduler } from '../scheduler/scheduler.js';
 import { PortConnection, type Port } from './channel.js';
+import { componentsThreadNiceness, lowerThreadPriority } from '../util/thread-priority.js';
 import type { ComponentsConfig, ControlMessage } from './components.js';
 
 async function main(port: Port, config: ComponentsConfig): Promise<void> {
+  lowerThreadPriority(componentsThreadNiceness);
   const conn = new PortConnection(port);
   const logger =
     (component: string) =>

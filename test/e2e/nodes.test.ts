@@ -6,6 +6,8 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { startTestCluster, type TestCluster } from '../harness/local-cluster.js';
+import { processThreadNiceness, threadNiceness } from '../harness/threads.js';
+import { componentsThreadNiceness, nodeHostThreadNiceness } from '../../src/util/thread-priority.js';
 
 interface EventView {
   reason: string;
@@ -47,6 +49,13 @@ describe('simulated nodes', () => {
   const events = async (name: string): Promise<EventView[]> =>
     (JSON.parse(await c.kubectl(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json'])) as { items: EventView[] }).items;
   const statusOf = async (name: string): Promise<string> => ((await c.kubectl(['get', 'pod', name, '--no-headers'])).trim().split(/\s+/)[2] ?? '');
+
+  test('the components and node host threads yield the CPU to the API server\'s thread', { skip: process.platform !== 'linux' }, () => {
+    const all = processThreadNiceness();
+    assert.ok(all.includes(componentsThreadNiceness), `thread nice values ${all.join(' ')}`);
+    assert.ok(all.includes(nodeHostThreadNiceness), `thread nice values ${all.join(' ')}`);
+    assert.ok(threadNiceness() < nodeHostThreadNiceness, `the API server's thread runs at nice ${threadNiceness()}`);
+  });
 
   test('a Linux-only image on a Windows node cannot be pulled', async () => {
     await c.kubectl(['apply', '-f', '-'], pod('linux-on-windows', `  nodeSelector:
