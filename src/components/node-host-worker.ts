@@ -6,7 +6,6 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { NodeHost } from '../node/agent.js';
 import type { SimulatedNodeSpec } from '../node/kubelet/node-status.js';
 import { PortConnection, type Port } from './channel.js';
-import { lowerThreadPriority, nodeHostThreadNiceness } from '../util/thread-priority.js';
 import type { NodeHostCall, NodeHostNote, NodeHostWorkerData } from './node-host-thread.js';
 
 function isCall(m: unknown): m is NodeHostCall {
@@ -14,7 +13,6 @@ function isCall(m: unknown): m is NodeHostCall {
 }
 
 function main(port: Port, data: NodeHostWorkerData): void {
-  lowerThreadPriority(nodeHostThreadNiceness);
   const conn = new PortConnection(port);
   let progress: ((registered: number, total: number) => void) | undefined;
   const host = new NodeHost({

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { startTestCluster, type TestCluster } from '../harness/local-cluster.js';
 import { processThreadNiceness, threadNiceness } from '../harness/threads.js';
-import { componentsThreadNiceness, nodeHostThreadNiceness } from '../../src/util/thread-priority.js';
+import { componentsThreadNiceness } from '../../src/util/thread-priority.js';
 
 interface EventView {
   reason: string;
@@ -50,11 +50,13 @@ describe('simulated nodes', () => {
     (JSON.parse(await c.kubectl(['get', 'events', '--field-selector', `involvedObject.name=${name}`, '-o', 'json'])) as { items: EventView[] }).items;
   const statusOf = async (name: string): Promise<string> => ((await c.kubectl(['get', 'pod', name, '--no-headers'])).trim().split(/\s+/)[2] ?? '');
 
-  test('the components and node host threads yield the CPU to the API server\'s thread', { skip: process.platform !== 'linux' }, () => {
+  test('the components thread yields the CPU to the API server\'s thread', { skip: process.platform !== 'linux' }, () => {
+    // The API server runs on this thread, the process's main thread.
+    const own = threadNiceness();
     const all = processThreadNiceness();
-    assert.ok(all.includes(componentsThreadNiceness), `thread nice values ${all.join(' ')}`);
-    assert.ok(all.includes(nodeHostThreadNiceness), `thread nice values ${all.join(' ')}`);
-    assert.ok(threadNiceness() < nodeHostThreadNiceness, `the API server's thread runs at nice ${threadNiceness()}`);
+    // One thread runs at the components' priority; the node host's and every other keep the process's.
+    const lowered = all.filter((n) => n === Math.min(19, own + componentsThreadNiceness));
+    assert.equal(lowered.length, 1, `API server at nice ${own}; all threads at ${all.join(' ')}`);
   });
 
   test('a Linux-only image on a Windows node cannot be pulled', async () => {
