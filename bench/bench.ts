@@ -234,23 +234,23 @@ async function consume<T extends KubeObject>(w: WatchStream<T>, onObject: (type:
 }
 
 /**
- * Watches the benchmark's pods for the fields it measures (name, node, phase) straight from the API
- * server's watch cache, which keeps them beside each object: observing 150,000 pods must not cost the
- * server it measures a decoded copy of every change. Resolves true once `onChange` does, false if the
+ * Watches one namespace's objects of a resource for their fields (such as name, node, phase) straight from
+ * the API server's watch cache, which keeps them beside each object: observing 150,000 pods must not cost
+ * the server it measures a decoded copy of every change. Resolves true once `onChange` does, false if the
  * watch is closed first.
  */
-function watchPodFields(
+function watchFields(
   server: ApiServer,
-  namespace: string,
+  target: { group: string; version: string; resource: string; namespace: string; labelSelector: string },
   onChange: (type: string, fields: Readonly<Record<string, string>>) => boolean,
 ): { done: Promise<boolean>; close: () => void } {
   let finish: (v: boolean) => void = () => undefined;
   const done = new Promise<boolean>((resolve) => (finish = resolve));
-  const def = server.table.get('', 'v1', 'pods');
-  if (def === undefined) throw new Error('pods are not served');
+  const def = server.table.get(target.group, target.version, target.resource);
+  if (def === undefined) throw new Error(`${target.resource} are not served`);
   const stopped = server.store.watch(
     def,
-    { namespace, labelSelector: parseSelector('bench=true'), fieldSelector: FieldSelector.everything() },
+    { namespace: target.namespace, labelSelector: parseSelector(target.labelSelector), fieldSelector: FieldSelector.everything() },
     {
       push: (type, c) => {
         if (c.attrs === undefined) throw new Error('watch cache delivered a change without its attributes');
@@ -263,6 +263,38 @@ function watchPodFields(
   // However the watch ends, it is stopped once it has started.
   void done.then(() => stopped.then((stop) => stop(), () => undefined));
   return { done, close: () => finish(false) };
+}
+
+/**
+ * The renewals of the nodes' leases while pods start: how many, and the longest any lease waited between
+ * two (the kubelet renews every 10 s; the node lifecycle controller marks a node unknown after 40 s).
+ * A lease not renewed since its last renewal counts its wait up to the end of the measurement.
+ */
+function watchLeaseRenewals(server: ApiServer): { stop: () => { renewals: number; leases: number; longestWaitSeconds: number } } {
+  const start = performance.now();
+  const last = new Map<string, number>();
+  let renewals = 0;
+  let longest = 0;
+  const w = watchFields(server, { group: 'coordination.k8s.io', version: 'v1', resource: 'leases', namespace: 'kube-node-lease', labelSelector: '' }, (type, f) => {
+    const name = f['metadata.name'] ?? '';
+    const now = performance.now();
+    if (type === 'DELETED') last.delete(name);
+    else {
+      const previous = last.get(name);
+      if (type === 'MODIFIED') renewals++;
+      longest = Math.max(longest, now - (previous ?? start));
+      last.set(name, now);
+    }
+    return false;
+  });
+  return {
+    stop: () => {
+      w.close();
+      const end = performance.now();
+      for (const t of last.values()) longest = Math.max(longest, end - t);
+      return { renewals, leases: last.size, longestWaitSeconds: round(longest / 1000, 1) };
+    },
+  };
 }
 
 function isReady(n: Node): boolean {
@@ -358,7 +390,8 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
       sample();
       log(`${bound.size} bound, ${running.size}/${o.pods} Running`);
     }, 1000);
-    const podWatch = watchPodFields(c.apiServer(), namespace, (type, f) => {
+    const leases = watchLeaseRenewals(c.apiServer());
+    const podWatch = watchFields(c.apiServer(), { group: '', version: 'v1', resource: 'pods', namespace, labelSelector: 'bench=true' }, (type, f) => {
       const name = f['metadata.name'] ?? '';
       const now = performance.now();
       if (type === 'DELETED') return false;
@@ -383,6 +416,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
     }
     if (!allRunning) throw new Error(`pod watch ended with ${running.size}/${o.pods} pods Running`);
     const podsRunningSeconds = (performance.now() - t1) / 1000;
+    const leaseRenewals = leases.stop();
     stopObserving();
     stopObserving = undefined;
     // The last partial second counts too; seconds before the first bind and after the last do not.
@@ -417,6 +451,7 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
       `  mutating API calls     p50 ${json.apiMutatingP50Ms} ms, p99 ${json.apiMutatingP99Ms} ms (${latencies.length} calls)`,
       `  busiest writes         ${[...callsByResource].sort((a, b) => b[1] - a[1]).slice(0, 6).map(([k, n]) => `${k} ${n}`).join(', ')}`,
       `  pod startup            p99 ${json.podStartupP99Ms} ms`,
+      `  node leases            ${leaseRenewals.renewals} renewals of ${leaseRenewals.leases} while pods started, longest wait ${leaseRenewals.longestWaitSeconds} s (renewed every 10 s)`,
       `  peak RSS               ${json.peakRssMiB} MiB`,
       `  storage on disk        ${json.storageMiB} MiB`,
       JSON.stringify(json),

@@ -67,6 +67,8 @@ test('npm run bench -- --nodes 500 --pods 15000 brings every node Ready and ever
   assert.equal(code, 0, `bench exited ${code}\n${stdout}\n${Buffer.concat(err).toString().slice(-4000)}`);
   const lines = stdout.trim().split('\n');
   assert.match(lines[0] ?? '', /^kubemix bench: 500 nodes, 15000 pods, sqlite store$/);
+  // The kubelets renewed their leases while the pods started (every 10 s; the pods take longer).
+  assert.match(stdout, /\n {2}node leases {12}[1-9]\d* renewals of 500 while pods started, longest wait [\d.]+ s/);
   const json = JSON.parse(lines.at(-1) ?? '') as Record<string, unknown>;
   assert.deepEqual(Object.keys(json), [...benchKeys]);
   assert.equal(json['nodes'], 500);
