@@ -70,6 +70,14 @@ export function podHostPorts(pod: Pod): HostPort[] {
 export const defaultBindAllHostIP = '0.0.0.0';
 
 /** `framework.PodInfo`. Construct once per pod object; the parsed terms and requests are cached. */
+/** What a plugin derived from a NodeInfo's pods, kept until they change (`NodeInfo.podsMemo`). */
+export interface PodsMemo {
+  owner: object;
+  answers: Map<number, number>;
+  /** Per label key, the pods by namespace and label value (terminating pods left out), built on first need. */
+  podsByLabel: Map<string, Map<string, Map<string, PodInfo[]>>> | undefined;
+}
+
 export class PodInfo {
   readonly requiredAffinityTerms: AffinityTerm[];
   readonly requiredAntiAffinityTerms: AffinityTerm[];
@@ -230,7 +238,7 @@ export class NodeInfo {
    * Answers a plugin derived from `pods` (PodTopologySpread's selector match counts), keyed by the
    * plugin's own question ids and tagged with its owner; dropped whenever the pods change.
    */
-  podsMemo: { owner: object; answers: Map<number, number> } | undefined = undefined;
+  podsMemo: PodsMemo | undefined = undefined;
   /**
    * Set by the scheduler cache: equal stamps mean equal namespaces, labels and deletion timestamps of the
    * pods (a status-only pod update keeps it), so a snapshot copy may keep `podsMemo` (see `copyFrom`).

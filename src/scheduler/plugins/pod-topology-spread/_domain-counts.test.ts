@@ -1,12 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import { Selector } from '../../../api/labels.js';
+import { Selector, type Requirement } from '../../../api/labels.js';
 import { Cache } from '../../cache/cache.js';
 import { Snapshot } from '../../cache/snapshot.js';
 import { CycleState } from '../../framework/cycle-state.js';
 import { Framework } from '../../framework/runtime.js';
-import type { NodeInfo } from '../../framework/types.js';
+import { NodeInfo } from '../../framework/types.js';
 import { makeNode, makePod } from '../../_testing/wrappers.js';
 import { newInTreeRegistry } from '../registry.js';
 import { DomainCounts, MatchCounts, countPodsMatchSelector, memoKey, type DomainQuestion } from './_domain-counts.js';
@@ -198,5 +198,36 @@ void test('PodTopologySpread with its cross-cycle counts decides as a fresh inst
     const pod = pods[step % pods.length] as Pod;
     assert.deepEqual(verdicts(kept, pod, snapshot.list()), verdicts(newPlugin(snapshot), pod, snapshot.list(), true), `step ${step}`);
     step++;
+  }
+});
+
+void test('a node counted through its pods\' label index gives countPodsMatchSelector\'s answer for every selector', () => {
+  const rnd = mulberry32(7);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rnd() * xs.length)] as T;
+  const keys = ['app', 'tier', 'pod-template-hash'];
+  const values = ['a', 'b', 'c'];
+  const randomRequirement = (): Requirement => {
+    const operator = pick(['In', 'Equals', 'DoubleEquals', 'NotIn', 'NotEquals', 'Exists', 'DoesNotExist'] as const);
+    const n = operator === 'In' || operator === 'NotIn' ? 1 + Math.floor(rnd() * 3) : operator === 'Exists' || operator === 'DoesNotExist' ? 0 : 1;
+    // `In` may list a value twice: the pods carrying it still count once.
+    return { key: pick(keys), operator, values: Array.from({ length: n }, () => pick(values)) };
+  };
+  for (let round = 0; round < 200; round++) {
+    const pods: Pod[] = [];
+    for (let i = 0, n = 1 + Math.floor(rnd() * 40); i < n; i++) {
+      const w = makePod(`p${i}`).namespace(pick(['default', 'default', 'other']));
+      for (const k of keys) if (rnd() < 0.7) w.label(k, pick(values));
+      if (rnd() < 0.1) w.terminating();
+      pods.push(w.obj());
+    }
+    const ni = new NodeInfo(...pods);
+    const matchCounts = new MatchCounts();
+    for (let q = 0; q < 10; q++) {
+      const selector = new Selector(Array.from({ length: 1 + Math.floor(rnd() * 3) }, randomRequirement));
+      const ns = pick(['default', 'other', 'none']);
+      const want = countPodsMatchSelector(ni.pods, selector, ns);
+      const got = matchCounts.count(ni, selector, matchCounts.idOf(memoKey(selector, ns)), ns);
+      assert.equal(got, want, `round ${round}: ${selector.toString()} in ${ns} over ${pods.length} pods`);
+    }
   }
 });

@@ -34,6 +34,55 @@ export function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selec
   return n;
 }
 
+/** Pods by namespace and value of one label key; terminating pods and pods without a namespace left out. */
+type PodLabelIndex = Map<string, Map<string, PodInfo[]>>;
+
+function indexPodLabel(pods: readonly PodInfo[], key: string): PodLabelIndex {
+  const index: PodLabelIndex = new Map();
+  for (const p of pods) {
+    const m = p.pod.metadata;
+    if (m === undefined || m.deletionTimestamp !== undefined || m.namespace === undefined || m.labels === undefined) continue;
+    if (!Object.prototype.hasOwnProperty.call(m.labels, key)) continue;
+    const value = m.labels[key] ?? '';
+    let byValue = index.get(m.namespace);
+    if (byValue === undefined) index.set(m.namespace, (byValue = new Map<string, PodInfo[]>()));
+    const list = byValue.get(value);
+    if (list === undefined) byValue.set(value, [p]);
+    else list.push(p);
+  }
+  return index;
+}
+
+/** The first requirement that only pods carrying one of its values can meet, if any. */
+function equalityRequirement(reqs: readonly Requirement[]): Requirement | undefined {
+  for (const r of reqs) if (r.operator === 'In' || r.operator === 'Equals' || r.operator === 'DoubleEquals') return r;
+  return undefined;
+}
+
+/**
+ * `countPodsMatchSelector` for a conjunction with an equality requirement `eq`, given the node's pods
+ * indexed by `eq`'s key: only the pods that carry one of `eq`'s values are tested against every requirement.
+ */
+function countIndexed(index: PodLabelIndex, reqs: readonly Requirement[], eq: Requirement, ns: string): number {
+  const byValue = index.get(ns);
+  if (byValue === undefined) return 0;
+  // A pod carries one value per key: each value's pods are distinct, but a value listed twice counts once.
+  const values = eq.values.length > 1 ? new Set(eq.values) : eq.values;
+  let n = 0;
+  for (const v of values) {
+    for (const p of byValue.get(v) ?? []) {
+      const labels = p.pod.metadata?.labels;
+      let ok = true;
+      for (let i = 0; i < reqs.length && ok; i++) ok = requirementMatches(reqs[i] as Requirement, labels);
+      if (ok) n++;
+    }
+  }
+  return n;
+}
+
+/** Below this many pods a node is counted pod by pod rather than through an index of its pods' labels. */
+const minPodsToIndex = 8;
+
 /** Names the (selector, namespace) question; `MatchCounts.idOf` turns it into a number. */
 export function memoKey(selector: Selector, ns: string): string {
   return `${ns}\u0000${selector.toString()}`;
@@ -42,7 +91,10 @@ export function memoKey(selector: Selector, ns: string): string {
 /**
  * Memoizes `countPodsMatchSelector` per NodeInfo (`podsMemo`, dropped whenever its pods change): every
  * pod of a ReplicaSet asks the same (selector, namespace) question of every node, and between two cycles
- * only the nodes that changed need counting again.
+ * only the nodes that changed need counting again. A node that changed is asked again by the question of
+ * every ReplicaSet whose pods are being scheduled (hundreds while many Deployments roll out), so the memo
+ * also keeps indexes of the node's pods by the value of a label key: a selector with an equality requirement
+ * (every `matchLabels`) then tests only the few pods that carry its value.
  */
 export class MatchCounts {
   private readonly ids = new Map<string, number>();
@@ -65,10 +117,20 @@ export class MatchCounts {
   /** `id` names the question: `idOf(memoKey(selector, ns))`, computed once per cycle by the caller. */
   count(nodeInfo: NodeInfo, selector: Selector, id: number, ns: string): number {
     let memo = nodeInfo.podsMemo;
-    if (memo?.owner !== this) nodeInfo.podsMemo = memo = { owner: this, answers: new Map() };
+    if (memo?.owner !== this) nodeInfo.podsMemo = memo = { owner: this, answers: new Map(), podsByLabel: undefined };
     let n = memo.answers.get(id);
     if (n === undefined) {
-      n = countPodsMatchSelector(nodeInfo.pods, selector, ns);
+      const pods = nodeInfo.pods;
+      // A plain Selector is the conjunction of its requirements; subclasses (labels.Nothing()) decide themselves.
+      const reqs = Object.getPrototypeOf(selector) === Selector.prototype ? selector.requirements : undefined;
+      const eq = reqs === undefined || pods.length < minPodsToIndex ? undefined : equalityRequirement(reqs);
+      if (reqs === undefined || eq === undefined || selector.isEmpty()) n = countPodsMatchSelector(pods, selector, ns);
+      else {
+        const byKey = (memo.podsByLabel ??= new Map<string, PodLabelIndex>());
+        let index = byKey.get(eq.key);
+        if (index === undefined) byKey.set(eq.key, (index = indexPodLabel(pods, eq.key)));
+        n = countIndexed(index, reqs, eq, ns);
+      }
       memo.answers.set(id, n);
     }
     return n;
