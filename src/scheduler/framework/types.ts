@@ -69,15 +69,18 @@ export function podHostPorts(pod: Pod): HostPort[] {
 
 export const defaultBindAllHostIP = '0.0.0.0';
 
-/** `framework.PodInfo`. Construct once per pod object; the parsed terms and requests are cached. */
+/** A node's pods by namespace and by the value of one label key (terminating pods left out). */
+export type PodLabelIndex = Map<string, Map<string, PodInfo[]>>;
+
 /** What a plugin derived from a NodeInfo's pods, kept until they change (`NodeInfo.podsMemo`). */
 export interface PodsMemo {
   owner: object;
   answers: Map<number, number>;
-  /** Per label key, the pods by namespace and label value (terminating pods left out), built on first need. */
-  podsByLabel: Map<string, Map<string, Map<string, PodInfo[]>>> | undefined;
+  /** Per label key, its `PodLabelIndex`, built on first need. */
+  podsByLabel: Map<string, PodLabelIndex> | undefined;
 }
 
+/** `framework.PodInfo`. Construct once per pod object; the parsed terms and requests are cached. */
 export class PodInfo {
   readonly requiredAffinityTerms: AffinityTerm[];
   readonly requiredAntiAffinityTerms: AffinityTerm[];

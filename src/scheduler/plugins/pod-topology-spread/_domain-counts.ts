@@ -10,32 +10,35 @@
  * loop's, and `order` lists values in the order that loop first meets them (its map insertion order).
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
-import { Selector, requirementMatches, type Requirement } from '../../../api/labels.js';
+import { Selector, requirementMatches, type Labels, type Requirement } from '../../../api/labels.js';
 import type { NodeInfoLister } from '../../framework/interfaces.js';
-import type { NodeInfo, PodInfo } from '../../framework/types.js';
+import type { NodeInfo, PodInfo, PodLabelIndex } from '../../framework/types.js';
+
+/**
+ * The requirements `selector` is the conjunction of, for a plain Selector; undefined for subclasses
+ * (labels.Nothing()), which decide themselves.
+ */
+function conjunctionOf(selector: Selector): readonly Requirement[] | undefined {
+  return Object.getPrototypeOf(selector) === Selector.prototype ? selector.requirements : undefined;
+}
+
+function matchesAll(reqs: readonly Requirement[], labels: Labels): boolean {
+  for (let i = 0; i < reqs.length; i++) if (!requirementMatches(reqs[i] as Requirement, labels)) return false;
+  return true;
+}
 
 /** `countPodsMatchSelector`: terminating pods and other namespaces are not counted. */
 export function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selector, ns: string): number {
   if (selector.isEmpty()) return 0;
-  // A plain Selector is the conjunction of its requirements; subclasses (labels.Nothing()) decide themselves.
-  const reqs = Object.getPrototypeOf(selector) === Selector.prototype ? selector.requirements : undefined;
+  const reqs = conjunctionOf(selector);
   let n = 0;
   for (const p of pods) {
     const m = p.pod.metadata;
     if (m?.deletionTimestamp !== undefined || m?.namespace !== ns) continue;
-    if (reqs === undefined) {
-      if (selector.matches(m.labels)) n++;
-      continue;
-    }
-    let ok = true;
-    for (let i = 0; i < reqs.length && ok; i++) ok = requirementMatches(reqs[i] as Requirement, m.labels);
-    if (ok) n++;
+    if (reqs === undefined ? selector.matches(m.labels) : matchesAll(reqs, m.labels)) n++;
   }
   return n;
 }
-
-/** Pods by namespace and value of one label key; terminating pods and pods without a namespace left out. */
-type PodLabelIndex = Map<string, Map<string, PodInfo[]>>;
 
 function indexPodLabel(pods: readonly PodInfo[], key: string): PodLabelIndex {
   const index: PodLabelIndex = new Map();
@@ -70,12 +73,7 @@ function countIndexed(index: PodLabelIndex, reqs: readonly Requirement[], eq: Re
   const values = eq.values.length > 1 ? new Set(eq.values) : eq.values;
   let n = 0;
   for (const v of values) {
-    for (const p of byValue.get(v) ?? []) {
-      const labels = p.pod.metadata?.labels;
-      let ok = true;
-      for (let i = 0; i < reqs.length && ok; i++) ok = requirementMatches(reqs[i] as Requirement, labels);
-      if (ok) n++;
-    }
+    for (const p of byValue.get(v) ?? []) if (matchesAll(reqs, p.pod.metadata?.labels)) n++;
   }
   return n;
 }
@@ -121,10 +119,10 @@ export class MatchCounts {
     let n = memo.answers.get(id);
     if (n === undefined) {
       const pods = nodeInfo.pods;
-      // A plain Selector is the conjunction of its requirements; subclasses (labels.Nothing()) decide themselves.
-      const reqs = Object.getPrototypeOf(selector) === Selector.prototype ? selector.requirements : undefined;
+      const reqs = conjunctionOf(selector);
+      // An empty selector has no equality requirement: countPodsMatchSelector answers it.
       const eq = reqs === undefined || pods.length < minPodsToIndex ? undefined : equalityRequirement(reqs);
-      if (reqs === undefined || eq === undefined || selector.isEmpty()) n = countPodsMatchSelector(pods, selector, ns);
+      if (reqs === undefined || eq === undefined) n = countPodsMatchSelector(pods, selector, ns);
       else {
         const byKey = (memo.podsByLabel ??= new Map<string, PodLabelIndex>());
         let index = byKey.get(eq.key);
