@@ -4,6 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { parallelScavengeWanted } from './gc-settings.js';
 
 const moduleUrl = new URL('./gc-settings.js', import.meta.url).href;
+const threadsUrl = new URL('../../test/harness/threads.js', import.meta.url).href;
 
 /**
  * A child process holding live data while it allocates objects that survive long enough to be promoted
@@ -44,16 +45,12 @@ test('parallel scavenging only where a core is left beside the three heap thread
  */
 function helperCpuSeconds(cores: number | undefined): number {
   const script = `
-    import { readdirSync, readFileSync } from 'node:fs';
     const { tuneGarbageCollection } = await import(${JSON.stringify(moduleUrl)});
+    const { processThreads } = await import(${JSON.stringify(threadsUrl)});
     if (${String(cores !== undefined)}) tuneGarbageCollection(${String(cores ?? 0)});
     const helpers = () => {
       let ticks = 0;
-      for (const t of readdirSync('/proc/self/task')) {
-        if (t === String(process.pid)) continue;
-        const f = readFileSync('/proc/self/task/' + t + '/stat', 'utf8').split(') ')[1].split(' ');
-        ticks += Number(f[11]) + Number(f[12]);
-      }
+      for (const t of processThreads()) if (t.tid !== String(process.pid)) ticks += t.cpuTicks;
       return ticks / 100;
     };
     const before = helpers();

@@ -6,7 +6,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { startTestCluster, type TestCluster } from '../harness/local-cluster.js';
-import { processThreadNiceness, threadNiceness } from '../harness/threads.js';
+import { processThreads, threadNiceness } from '../harness/threads.js';
 import { componentsThreadNiceness } from '../../src/util/thread-priority.js';
 
 interface EventView {
@@ -53,7 +53,7 @@ describe('simulated nodes', () => {
   test('the components thread yields the CPU to the API server\'s thread', { skip: process.platform !== 'linux' }, () => {
     // The API server runs on this thread, the process's main thread.
     const own = threadNiceness();
-    const all = processThreadNiceness();
+    const all = processThreads().map((t) => t.niceness);
     // One thread runs at the components' priority; the node host's and every other keep the process's.
     const lowered = all.filter((n) => n === Math.min(19, own + componentsThreadNiceness));
     assert.equal(lowered.length, 1, `API server at nice ${own}; all threads at ${all.join(' ')}`);
