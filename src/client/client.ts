@@ -69,6 +69,12 @@ export interface WriteOptions {
   fieldValidation?: 'Ignore' | 'Warn' | 'Strict';
   /** `status`, `scale`, ... */
   subresource?: string;
+  /**
+   * The caller never reads the written object (a kubelet's status writes, an event recorder): a client
+   * whose answer would cross to another thread may then resolve with nothing instead of the object, so
+   * neither side copies and decodes it. Other clients answer as usual; such a caller must not read it.
+   */
+  answerUnread?: boolean;
 }
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';

@@ -58,7 +58,7 @@ void describe('event recorder', () => {
     assert.ok(call !== undefined);
     assert.equal(call.verb, 'create');
     assert.equal(call.res, resources.events);
-    assert.deepEqual(call.opts, { namespace: 'my-ns' });
+    assert.deepEqual(call.opts, { namespace: 'my-ns', answerUnread: true });
     // The name is `<object>.<hex nanoseconds>`: the clock's millisecond plus a random sub-millisecond part.
     const name = (call.body as Event).metadata.name ?? '';
     const nanos = BigInt(`0x${name.slice('my-pod.'.length)}`);
@@ -110,9 +110,42 @@ void describe('event recorder', () => {
     const firstName = (w[0]?.body as Event).metadata.name;
     assert.equal(w[1]?.name, firstName);
     assert.equal(w[1]?.patchType, 'strategic');
-    assert.deepEqual(w[1]?.opts, { namespace: 'my-ns' });
+    assert.deepEqual(w[1]?.opts, { namespace: 'my-ns', answerUnread: true });
     assert.deepEqual(w[1]?.body, { count: 2, lastTimestamp: '2026-01-02T03:04:10Z', message: 'no nodes' });
     assert.deepEqual(w[2]?.body, { count: 3, lastTimestamp: '2026-01-02T03:04:15Z', message: 'no nodes' });
+  });
+
+  void test('a client that leaves answers unread (another thread) still has repeats patch the written event', async () => {
+    const client = serverLike();
+    const answer = { create: client.onCreate, patch: client.onPatch };
+    // As the components channel does for answerUnread: the write happens, nothing comes back.
+    client.onCreate = async (...args) => {
+      await answer.create(...args);
+      return undefined as unknown as Event;
+    };
+    client.onPatch = async (...args) => {
+      await answer.patch(...args);
+      return undefined as unknown as Event;
+    };
+    const clock = new FakeClock(start);
+    const rec = createEventRecorder(client, { component: 'kubelet', host: 'n1', clock });
+    rec.event(myPod(), 'Normal', 'Pulled', 'done');
+    clock.step(1_000);
+    rec.event(myPod(), 'Normal', 'Pulled', 'done');
+    clock.step(1_000);
+    rec.event(myPod(), 'Normal', 'Pulled', 'done');
+    await rec.flush();
+    const w = writes(client);
+    assert.deepEqual(
+      w.map((c) => [c.verb, (c.body as Partial<Event>).count]),
+      [
+        ['create', 1],
+        ['patch', 2],
+        ['patch', 3],
+      ],
+    );
+    assert.equal(w[1]?.name, (w[0]?.body as Event).metadata.name);
+    assert.equal(w[2]?.name, (w[0]?.body as Event).metadata.name);
   });
 
   void test('a server without strategic merge patch (415) gets the same patch as a merge patch', async () => {

@@ -265,15 +265,20 @@ class Recorder implements EventRecorder {
     }
   }
 
-  /** Answers true when done with the event (written or rejected by the server), false to retry. */
+  /**
+   * Answers true when done with the event (written or rejected by the server), false to retry. The server
+   * stores the event as sent (name, count, firstTimestamp), so the correlator's state is taken from what
+   * was written and the answer is left unread: a recorder in another thread than the API server then gets
+   * no copy of each event back to decode.
+   */
   private async recordEvent(event: Event, patch: Record<string, unknown> | undefined): Promise<boolean> {
     const namespace = event.metadata.namespace ?? 'default';
-    let written: Event | undefined;
+    const opts = { namespace, answerUnread: true };
     let err: unknown;
     if (patch !== undefined) {
       const name = event.metadata.name ?? '';
       try {
-        written = await this.client.patch<Event>(resources.events, name, 'strategic', patch, { namespace });
+        await this.client.patch<Event>(resources.events, name, 'strategic', patch, opts);
       } catch (e) {
         err = e;
       }
@@ -281,7 +286,7 @@ class Recorder implements EventRecorder {
       if (isApiError(err) && err.code === 415) {
         err = undefined;
         try {
-          written = await this.client.patch<Event>(resources.events, name, 'merge', patch, { namespace });
+          await this.client.patch<Event>(resources.events, name, 'merge', patch, opts);
         } catch (e) {
           err = e;
         }
@@ -291,13 +296,13 @@ class Recorder implements EventRecorder {
       err = undefined;
       const { resourceVersion: _rv, ...metadata } = event.metadata;
       try {
-        written = await this.client.create<Event>(resources.events, { ...event, metadata }, { namespace });
+        await this.client.create<Event>(resources.events, { ...event, metadata }, opts);
       } catch (e) {
         err = e;
       }
     }
     if (err === undefined) {
-      if (written !== undefined) this.updateState(written);
+      this.updateState(event);
       return true;
     }
     if (isApiError(err)) {

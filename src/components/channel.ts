@@ -8,7 +8,8 @@
  * exactly the in-process ones. API errors travel as their `metav1.Status` and come back as `ApiError`s.
  * Watch events travel as JSON text: a change as the text it was stored with (neither decoded nor serialised
  * again on the API server's thread), sent once per batch however many watches carry it, and parsed once
- * per batch for all read-only watches (informers) of the receiving thread.
+ * per batch for all read-only watches (informers) of the receiving thread. A write's answer travels the
+ * same way, or not at all when the caller said it will not read it (`answerUnread`).
  */
 import { apiErrorFromStatus, apiErrors, isApiError, type Status } from '../api/errors.js';
 import type { ResourceType } from '../api/resources.js';
@@ -121,13 +122,24 @@ export interface ServeOptions {
   latency?: CallLatency;
 }
 
+/** The options argument of a call that takes `WriteOptions` (or, for `get`, a subresource). */
+function callOptions(method: Method, args: unknown[]): WriteOptions | undefined {
+  switch (method) {
+    case 'get':
+    case 'create':
+    case 'update':
+      return args[2] as WriteOptions | undefined;
+    case 'patch':
+      return args[4] as WriteOptions | undefined;
+    default:
+      return undefined;
+  }
+}
+
 /** `verb resource[/subresource]` of a call, as the latency is reported. */
 function callResource(method: Method, args: unknown[]): string {
   const res = (args[0] as ResourceType).resource;
-  let sub: unknown;
-  if (method === 'createSubresource') sub = args[2];
-  else if (method === 'get' || method === 'update') sub = (args[2] as { subresource?: string } | undefined)?.subresource;
-  else if (method === 'patch') sub = (args[4] as { subresource?: string } | undefined)?.subresource;
+  const sub = method === 'createSubresource' ? args[2] : callOptions(method, args)?.subresource;
   return typeof sub === 'string' && sub !== '' ? `${res}/${sub}` : res;
 }
 
@@ -202,6 +214,10 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       call(client, method, args).then(
         (value) => {
           answered();
+          if (callOptions(method, args)?.answerUnread === true) {
+            out.send({ t: 'result', id, value: undefined });
+            return;
+          }
           const enc = client.encodedWrite(value);
           out.send(enc !== undefined ? { t: 'result', id, json: enc.text, rv: enc.rv } : { t: 'result', id, value });
         },

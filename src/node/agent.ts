@@ -763,7 +763,8 @@ export class NodeHost implements NodeHostView {
     const conditions = conditionSummary(status);
     try {
       if (text !== entry.lastWritten) {
-        await this.client.patch<Pod>(resources.pods, name, 'merge', { metadata: { uid: pod.metadata?.uid }, status }, { namespace, subresource: 'status' });
+        // The written pod comes back through the pod watch; the answer would be a second copy.
+        await this.client.patch<Pod>(resources.pods, name, 'merge', { metadata: { uid: pod.metadata?.uid }, status }, { namespace, subresource: 'status', answerUnread: true });
         entry.lastWritten = text;
         entry.lastWrittenConditions = conditions;
       }

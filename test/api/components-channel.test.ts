@@ -13,7 +13,7 @@ import { isApiError, isConflict, isForbidden, isNotFound } from '../../src/api/e
 import type { Client, WatchEvent, WatchStream } from '../../src/client/client.js';
 import { CallLatency } from '../../src/apiserver/call-latency.js';
 import { InProcessClient } from '../../src/apiserver/in-process-client.js';
-import { PortConnection, serveClients } from '../../src/components/channel.js';
+import { PortConnection, serveClients, type Port } from '../../src/components/channel.js';
 import { objectOfStoredText } from '../../src/apiserver/storage/watch-cache.js';
 import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
 
@@ -82,6 +82,44 @@ describe('components channel: a Client across a MessagePort', () => {
     const evViaChannel = await client.create<EventsV1Event>(resources.eventsV1, { apiVersion: 'events.k8s.io/v1', kind: 'Event', metadata: { name: 'e2', namespace: 'default' }, eventTime: '2026-01-01T00:00:00.000000Z', reportingController: 'x', reportingInstance: 'y', action: 'A', reason: 'R', regarding: { kind: 'Pod', name: 'p', namespace: 'default' } });
     assert.equal(evViaChannel.kind, 'Event');
     assert.deepEqual(evViaChannel.regarding, { kind: 'Pod', name: 'p', namespace: 'default' });
+  });
+
+  test('a write whose caller leaves the answer unread is stored and answered without the object', async () => {
+    const ch = new MessageChannel();
+    const replies: unknown[] = [];
+    const recording: Port = {
+      postMessage: (m) => {
+        replies.push(m);
+        ch.port1.postMessage(m);
+      },
+      on: (e, l) => ch.port1.on(e, l),
+      off: (e, l) => ch.port1.off(e, l),
+    };
+    const stop = serveClients(recording, (user) => new InProcessClient(srv.server, { user }));
+    const c = new PortConnection(ch.port2);
+    try {
+      const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unread', namespace: 'default' }, data: { k: 'v' } };
+      const created: unknown = await c.client(admin).create(resources.configmaps, cm, { answerUnread: true });
+      assert.equal(created, undefined);
+      const patched: unknown = await c.client(admin).patch(resources.configmaps, 'unread', 'merge', { data: { j: 'x' } }, { namespace: 'default', answerUnread: true });
+      assert.equal(patched, undefined);
+      const stored = await c.client(admin).get<ConfigMap>(resources.configmaps, 'unread', { namespace: 'default' });
+      assert.deepEqual(stored.data, { k: 'v', j: 'x' });
+      // The two writes were answered with nothing; the get with the object.
+      assert.deepEqual(replies.slice(0, 2), [
+        { t: 'result', id: 1, value: undefined },
+        { t: 'result', id: 2, value: undefined },
+      ]);
+      assert.equal(replies.length, 3);
+      // Without the option the same write answers with the object.
+      const answered = await c.client(admin).patch<ConfigMap>(resources.configmaps, 'unread', 'merge', { data: { l: 'y' } }, { namespace: 'default' });
+      assert.deepEqual(answered.data, { k: 'v', j: 'x', l: 'y' });
+    } finally {
+      c.close();
+      stop();
+      ch.port1.close();
+      ch.port2.close();
+    }
   });
 
   test('API errors cross with their code, reason and message', async () => {
