@@ -47,6 +47,19 @@ function lastWrite(client: FakeClient): { verb: string; count: number | undefine
   return { verb: c.verb, count: body.count, message: body.message };
 }
 
+/** A scheduler records the same event three times, 5 s apart; answers the writes that made. */
+async function recordThreeTimes(client: FakeClient): Promise<RecordedCall[]> {
+  const clock = new FakeClock(start);
+  const rec = createEventRecorder(client, { component: 'default-scheduler', clock });
+  rec.event(myPod(), 'Warning', 'FailedScheduling', 'no nodes');
+  clock.step(5_000);
+  rec.event(myPod(), 'Warning', 'FailedScheduling', 'no nodes');
+  clock.step(5_000);
+  rec.event(myPod(), 'Warning', 'FailedScheduling', 'no nodes');
+  await rec.flush();
+  return writes(client);
+}
+
 void describe('event recorder', () => {
   void test('the first event creates a core/v1 Event shaped like client-go makes it', async () => {
     const client = serverLike();
@@ -94,15 +107,7 @@ void describe('event recorder', () => {
 
   void test('a repeated event patches count, lastTimestamp and message of the first one', async () => {
     const client = serverLike();
-    const clock = new FakeClock(start);
-    const rec = createEventRecorder(client, { component: 'default-scheduler', clock });
-    rec.event(myPod(), 'Warning', 'FailedScheduling', 'no nodes');
-    clock.step(5_000);
-    rec.event(myPod(), 'Warning', 'FailedScheduling', 'no nodes');
-    clock.step(5_000);
-    rec.event(myPod(), 'Warning', 'FailedScheduling', 'no nodes');
-    await rec.flush();
-    const w = writes(client);
+    const w = await recordThreeTimes(client);
     assert.deepEqual(
       w.map((c) => c.verb),
       ['create', 'patch', 'patch'],
@@ -127,15 +132,7 @@ void describe('event recorder', () => {
       await answer.patch(...args);
       return undefined as unknown as Event;
     };
-    const clock = new FakeClock(start);
-    const rec = createEventRecorder(client, { component: 'kubelet', host: 'n1', clock });
-    rec.event(myPod(), 'Normal', 'Pulled', 'done');
-    clock.step(1_000);
-    rec.event(myPod(), 'Normal', 'Pulled', 'done');
-    clock.step(1_000);
-    rec.event(myPod(), 'Normal', 'Pulled', 'done');
-    await rec.flush();
-    const w = writes(client);
+    const w = await recordThreeTimes(client);
     assert.deepEqual(
       w.map((c) => [c.verb, (c.body as Partial<Event>).count]),
       [
