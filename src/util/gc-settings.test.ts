@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { parallelScavengeWanted } from './gc-settings.js';
+import { readFileSync } from 'node:fs';
+import { parallelScavengeWanted, semiSpaceMiB } from './gc-settings.js';
 
 const moduleUrl = new URL('./gc-settings.js', import.meta.url).href;
 const threadsUrl = new URL('../../test/harness/threads.js', import.meta.url).href;
@@ -65,4 +66,43 @@ test('with two cores the young generation is scavenged on the heap\'s own thread
   const parallel = helperCpuSeconds(undefined);
   const serial = helperCpuSeconds(2);
   assert.ok(serial < parallel / 2, `helper threads ${serial} s tuned for 2 cores, ${parallel} s left alone`);
+});
+
+/**
+ * The largest young generation (new space, both semi-spaces) a worker thread reached, in MiB, while it
+ * kept replacing objects of a large live set, in a child process tuned (or not) before starting it.
+ */
+function workerNewSpaceMiB(tuned: boolean): number {
+  const worker = `
+    import { getHeapSpaceStatistics } from 'node:v8';
+    import { parentPort } from 'node:worker_threads';
+    const ring = new Array(300000);
+    let peak = 0;
+    for (let i = 0; i < 3000000; i++) {
+      ring[i % ring.length] = { name: 'req-' + i, body: [i], meta: { n: i } };
+      if (i % 100000 === 0) peak = Math.max(peak, getHeapSpaceStatistics().find((s) => s.space_name === 'new_space').space_size);
+    }
+    parentPort.postMessage(Math.round(peak / 1048576));
+  `;
+  const script = `
+    import { Worker } from 'node:worker_threads';
+    const { tuneGarbageCollection } = await import(${JSON.stringify(moduleUrl)});
+    if (${String(tuned)}) tuneGarbageCollection(2);
+    new Worker(${JSON.stringify(worker)}, { eval: true }).on('message', (m) => process.stdout.write(String(m)));
+  `;
+  return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
+}
+
+test('worker threads started after tuning grow their young generation to the tuned semi-spaces', () => {
+  const free = workerNewSpaceMiB(false);
+  const tuned = workerNewSpaceMiB(true);
+  assert.ok(free < semiSpaceMiB, `left alone: ${free} MiB`);
+  assert.equal(tuned, 2 * semiSpaceMiB, `tuned: ${tuned} MiB, left alone ${free} MiB`);
+});
+
+test('npm start and npm run bench give the main thread\'s heap the same semi-spaces', () => {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { scripts: Record<string, string> };
+  for (const script of ['start', 'bench']) {
+    assert.match(pkg.scripts[script] ?? '', new RegExp(`node (?:\\S+ )*--max-semi-space-size=${semiSpaceMiB} `), script);
+  }
 });
