@@ -267,6 +267,15 @@ class Statements {
   }
 }
 
+/**
+ * WAL pages between automatic checkpoints (SQLite's default is 1,000, 4 MiB). A checkpoint copies every page
+ * changed since the last one into the database file once, and the index pages that nearly every write
+ * touches (keys are spread over them) change again and again in between: with 10,000 pages a write
+ * microbenchmark (500 writes per commit) took 48 instead of 76 µs per write and wrote a fifth fewer bytes,
+ * and at 5,000 nodes and 150,000 pods the mutating API calls' p50 went from 90 to 47 ms.
+ */
+export const walCheckpointPages = 10_000;
+
 /** Meta rows: the revision history is compacted to, and how far the deletions of that compaction got. */
 const metaCompactRevision = 'compact_revision';
 const metaCompactDone = 'compact_done';
@@ -360,6 +369,7 @@ export class SqliteBackend implements Backend {
       db.pragma('cache_size = -65536');
       // After a checkpoint, give back WAL space beyond 64 MiB instead of keeping the largest WAL ever seen.
       db.pragma('journal_size_limit = 67108864');
+      db.pragma(`wal_autocheckpoint = ${walCheckpointPages}`);
       db.exec(schema);
     } catch (err) {
       db.close();

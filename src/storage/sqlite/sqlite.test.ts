@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { fdatasync } from 'node:fs';
+import { fdatasync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { registerBackendConformance, takeEvents } from '../conformance/suite.js';
 import { prefixEnd } from './_keys.js';
-import { openSqliteBackend, type SqliteBackendOptions } from './sqlite-backend.js';
+import { openSqliteBackend, walCheckpointPages, type SqliteBackendOptions } from './sqlite-backend.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 
@@ -27,6 +27,11 @@ registerBackendConformance({
     };
   },
 });
+
+/** Pages in a WAL file of `bytes` (4 KiB pages, 24-byte frame headers after a 32-byte file header). */
+function walPages(bytes: number): number {
+  return Math.floor((bytes - 32) / (4096 + 24));
+}
 
 /** Runs `body` with a backend over a temporary directory, then closes it and removes the directory. */
 async function withBackend(
@@ -61,6 +66,17 @@ void test('a new store is at revision 0 and stores one file kubemix.db', () =>
     assert.equal(b.file, join(dataDir, 'kubemix.db'));
     assert.ok((await b.dbSize()) > 0);
     assert.equal(await b.create('/registry/a', enc('1')), 1);
+  }));
+
+void test('the WAL is checkpointed after walCheckpointPages pages, not after SQLite\'s 1,000', () =>
+  withBackend({}, async (b) => {
+    const value = enc('x'.repeat(4000));
+    // About 3,000 pages of values and index: past SQLite's default, short of walCheckpointPages.
+    for (let batch = 0; batch < 15; batch++) {
+      await Promise.all(Array.from({ length: 200 }, (_, i) => b.create(`/registry/configmaps/ns/cm-${batch}-${i}`, value)));
+    }
+    const walBytes = statSync(`${b.file}-wal`).size;
+    assert.ok(walPages(walBytes) > 2000 && walPages(walBytes) < walCheckpointPages, `WAL of ${walPages(walBytes)} pages`);
   }));
 
 void test('the database file cannot be opened twice', () =>
