@@ -65,6 +65,34 @@ void test('stored verdicts equal running every filter, for every pod and node of
   }
 });
 
+void test('a pod whose PreFilter names its nodes (a DaemonSet pod) stores no verdicts and filters as without them', () => {
+  const { fwk, snapshot } = newTestFramework({ nodes: tableNodes() });
+  // The DaemonSet controller's node affinity: one term on metadata.name.
+  const daemon = (node: string): Pod =>
+    makePod(`ds-${node}`)
+      .nodeAffinityTerm([], [{ key: 'metadata.name', operator: 'In', values: [node] }])
+      .toleration({ operator: 'Exists' })
+      .obj();
+  for (const node of ['linux-a', 'windows', 'cordoned']) {
+    const state = new CycleState();
+    const pre = fwk.runPreFilterPlugins(state, daemon(node));
+    assert.ok(pre.status.isSuccess());
+    assert.deepEqual([...(pre.result?.nodeNames ?? [])], [node]);
+    assert.equal(state.nodeVerdicts, undefined, node);
+    assert.ok(state.nodeObjectFilterCount > 0);
+    const ni = snapshot.get(node);
+    assert.ok(ni !== undefined);
+    assert.equal(describe(fwk.runFilterPlugins(state, daemon(node), ni)), describe(Status.success()), node);
+  }
+  // The affinity still rejects the other nodes, as the filters say without stored verdicts.
+  const state = new CycleState();
+  const pod = daemon('linux-a');
+  fwk.runPreFilterPlugins(state, pod);
+  const other = snapshot.get('linux-b');
+  assert.ok(other !== undefined);
+  assert.equal(describe(fwk.runFilterPlugins(state, pod, other)), `${Code.UnschedulableAndUnresolvable} NodeAffinity node(s) didn't match Pod's node affinity/selector`);
+});
+
 void test('a NodeInfo outside the snapshot (preemption and nominated-pod copies) runs the filters', () => {
   const { fwk, snapshot } = newTestFramework({ nodes: tableNodes() });
   const pod = makePod('windows-untolerated').nodeSelector({ 'kubernetes.io/os': 'windows' }).obj();

@@ -245,21 +245,26 @@ export class Framework implements Handle {
     state.skipFilterPlugins = skip;
     const toRun = skip.size === 0 ? this.filterPlugins : this.filterPlugins.filter((p) => !skip.has(p.name));
     state.filterPluginsToRun = toRun;
-    this.prepareNodeVerdicts(state, pod, toRun);
+    this.prepareNodeVerdicts(state, pod, toRun, result?.nodeNames !== undefined);
     return { result, status: Status.success(), unschedulablePlugins: new Set(pluginsWithNodes) };
   }
 
-  /** Finds the leading node-object filters of the cycle and the verdicts for their question. */
-  private prepareNodeVerdicts(state: CycleState, pod: Pod, toRun: readonly FilterPlugin[]): void {
+  /**
+   * Finds the leading node-object filters of the cycle and the verdicts for their question. A PreFilter
+   * result that names the nodes (a DaemonSet pod's node affinity on `metadata.name`) leaves a few nodes to
+   * filter, and its question is asked by no other pod: storing verdicts for every snapshot position would
+   * cost more than it saves and push the questions that recur out of the LRU.
+   */
+  private prepareNodeVerdicts(state: CycleState, pod: Pod, toRun: readonly FilterPlugin[], nodesNamed: boolean): void {
     let key = '';
     let n = 0;
     for (; n < toRun.length; n++) {
       const p = toRun[n] as FilterPlugin;
       if (!isNodeObjectFilterPlugin(p)) break;
-      key += `${p.name}\u0000${p.nodeObjectFilterKey(state, pod)}\u0001`;
+      if (!nodesNamed) key += `${p.name}\u0000${p.nodeObjectFilterKey(state, pod)}\u0001`;
     }
     state.nodeObjectFilterCount = n;
-    if (n === 0) {
+    if (n === 0 || nodesNamed) {
       state.nodeVerdicts = undefined;
       return;
     }
