@@ -162,6 +162,30 @@ void test('exit=1 with restartPolicy Never fails the pod', () => {
   assert.equal(printPod({ status: last.status }).status, 'Error');
 });
 
+void test('isTerminal, asked between syncs (as admission asks of every other pod), follows each sync and deletion', () => {
+  const pod = makePod('f').spec({ restartPolicy: 'Never' }).annotations({ 'kubemix.dev/simulate': 'exit=1,after=2s' }).obj();
+  const { worker } = start(linuxSpec, pod);
+  let r = worker.sync(T0);
+  const seen: boolean[] = [worker.isTerminal, worker.isTerminal];
+  while (r.nextSyncMs !== undefined && r.status.phase !== 'Failed') {
+    r = worker.sync(r.nextSyncMs);
+    seen.push(worker.isTerminal);
+  }
+  assert.equal(r.status.phase, 'Failed');
+  assert.deepEqual([seen[0], seen[1], seen.at(-1)], [false, false, true]);
+  assert.equal(seen.indexOf(true), seen.length - 1);
+
+  // A running pod asked before and after the kubelet terminates it on deletion.
+  const web = makePod('w').container({ name: 'web', image: 'nginx:1.27' }).obj();
+  const { worker: w } = start(linuxSpec, web);
+  const { at } = runUntil(w, T0, T0 + 60_000);
+  assert.equal(w.isTerminal, false);
+  w.update({ ...web, metadata: { ...web.metadata, deletionTimestamp: new Date(at).toISOString(), deletionGracePeriodSeconds: 0 } }, at);
+  let d = w.sync(at);
+  while (d.nextSyncMs !== undefined && !d.readyForDeletion) d = w.sync(d.nextSyncMs);
+  assert.equal(w.isTerminal, true);
+});
+
 void test('init containers run first; the app waits with PodInitializing', () => {
   const pod = makePod('i').init({ name: 'setup', image: 'busybox:1.36' }).container({ name: 'app', image: 'nginx:1.27' }).obj();
   const { worker } = start(linuxSpec, pod);

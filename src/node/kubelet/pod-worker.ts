@@ -81,6 +81,8 @@ export interface PodWorkerContext {
   readonly timings: PodWorkerTimings;
 }
 
+type PodPhase = 'Pending' | 'Running' | 'Succeeded' | 'Failed';
+
 type SimState =
   | { kind: 'waiting'; reason: string; message?: string }
   | { kind: 'pulling'; pull: PullInProgress }
@@ -145,6 +147,12 @@ export class PodWorker {
   private stopAt: number | undefined;
   private killedBySigkill = false;
   private finished = false;
+  /**
+   * `phase()` as of the last change: the containers' states change only in `sync` and `update`, while every
+   * other pod of the node asks whether this one is terminal each time the kubelet admits a pod.
+   */
+  private phaseMemo: PodPhase | undefined;
+  private syncing = false;
 
   constructor(private readonly ctx: PodWorkerContext, pod: Pod) {
     this.pod = pod;
@@ -210,6 +218,7 @@ export class PodWorker {
       } else if (next !== undefined) c.spec = next;
     }
     this.pod = pod;
+    this.phaseMemo = undefined;
   }
 
   /** Simulated log lines of a container (`previous` for the last terminated instance). */
@@ -255,6 +264,17 @@ export class PodWorker {
 
   /** Advances the pod to `nowMs`. */
   sync(nowMs: number): SyncResult {
+    this.phaseMemo = undefined;
+    this.syncing = true;
+    try {
+      return this.advance(nowMs);
+    } finally {
+      this.syncing = false;
+      this.phaseMemo = undefined;
+    }
+  }
+
+  private advance(nowMs: number): SyncResult {
     let next: number | undefined;
     const deleting = this.pod.metadata?.deletionTimestamp !== undefined && this.pod.metadata.deletionTimestamp !== null;
     if (this.rejection !== undefined) return this.result(nowMs, undefined, deleting);
@@ -495,16 +515,17 @@ export class PodWorker {
 
   // ---- status ----
 
-  private phase(): 'Pending' | 'Running' | 'Succeeded' | 'Failed' {
-    if (this.rejection !== undefined) return 'Failed';
-    const phase = this.computePhase();
+  private phase(): PodPhase {
+    if (this.phaseMemo !== undefined) return this.phaseMemo;
+    const phase = this.rejection !== undefined ? 'Failed' : this.computePhase();
     // A pod the kubelet terminated (deleted) ends in a terminal phase: Failed unless it succeeded.
-    if (this.finished && phase !== 'Succeeded') return 'Failed';
-    return phase;
+    const p = this.finished && phase !== 'Succeeded' ? 'Failed' : phase;
+    if (!this.syncing) this.phaseMemo = p;
+    return p;
   }
 
   /** `getPhase` of kubelet_pods.go. */
-  private computePhase(): 'Pending' | 'Running' | 'Succeeded' | 'Failed' {
+  private computePhase(): PodPhase {
     const restartPolicy = this.pod.spec?.restartPolicy ?? 'Always';
     const inits = this.containers.filter((c) => c.init && !c.sidecar);
     const podIsTerminal = this.finished;
