@@ -14,9 +14,9 @@
  *   heap keeps the newest version; with V8's 16 MiB semi-spaces most versions outlive two scavenges and are
  *   copied twice before they die in the old generation. With 128 MiB more of them die young: at 5,000
  *   nodes and 150,000 pods, pods ran in 206.6 and 231.1 s (two runs) against 239.2 s with 64 MiB the
- *   same day (runs here vary by 10%), peak RSS 7.5 GiB against 7.0. V8 reads this flag when it creates a heap, so it reaches the worker threads
- *   started after `tuneGarbageCollection`; the main thread's heap takes it from the command line
- *   (`npm start` and `npm run bench` pass `--max-semi-space-size=128`).
+ *   same day (runs here vary by 10%), peak RSS 7.5 GiB against 7.0. V8 reads this flag when it creates a
+ *   heap, so it reaches the worker threads started after `tuneGarbageCollection`; the main thread's heap
+ *   takes it from the command line (`npm start` and `npm run bench` pass `--max-semi-space-size=128`).
  */
 import { availableParallelism } from 'node:os';
 import { setFlagsFromString } from 'node:v8';

@@ -264,13 +264,13 @@ export class PodWorker {
 
   /** Advances the pod to `nowMs`. */
   sync(nowMs: number): SyncResult {
+    // Forgotten before the states change; `phase()` remembers nothing until the sync is over.
     this.phaseMemo = undefined;
     this.syncing = true;
     try {
       return this.advance(nowMs);
     } finally {
       this.syncing = false;
-      this.phaseMemo = undefined;
     }
   }
 
