@@ -298,8 +298,12 @@ describe('kubeadm flow: init, token, join', () => {
       });
     await kubectl(['apply', '-f', '-'], pod('short', 2));
     await kubectl(['apply', '-f', '-'], pod('patient'));
-    // Two multi-GB Windows Server image pulls on the joined node (simulated at 200 MB/s): slow on a loaded machine.
-    await kubectl(['wait', '--for=condition=Ready', 'pod/short', 'pod/patient', '--timeout=180s']);
+    // A multi-GB Windows Server image pull on the joined node (simulated at 200 MB/s): slow on a loaded machine.
+    await kubectl(['wait', '--for=condition=Ready', 'pod/short', 'pod/patient', '--timeout=180s']).catch(async (e: unknown) => {
+      const pods = await kubectlResult(['describe', 'pods', 'short', 'patient']);
+      const win = await kubectlResult(['describe', 'node', 'win']);
+      throw new Error(`${String(e)}\n${pods.stdout}${pods.stderr}\n${win.stdout}${win.stderr}\nwin's join process:\n${windows?.stderr() ?? ''}`);
+    });
     assert.ok(windows !== undefined);
     windows.child.kill('SIGTERM');
     assert.equal(await windows.exited, 0);

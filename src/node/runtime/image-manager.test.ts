@@ -4,8 +4,9 @@ import { Backoff, formatGoDuration } from './backoff.js';
 import { createDefaultCatalog } from './builtin-images.js';
 import { ImageManager, defaultPullPolicy } from './image-manager.js';
 import { NodeImageStore } from './image-store.js';
+import type { Platform } from './platform.js';
 
-function manager(host = { os: 'linux', architecture: 'amd64' }) {
+function manager(host: Platform = { os: 'linux', architecture: 'amd64' }) {
   return new ImageManager({ catalog: createDefaultCatalog(), store: new NodeImageStore(), host, bandwidthBytesPerSecond: 100_000_000, pullLatencyMs: 200 });
 }
 
@@ -53,11 +54,42 @@ void test('pulls are serialized: the second waits for the first', () => {
   assert.match(done.events[0]?.message ?? '', /^Successfully pulled image "busybox:1\.36" in 222ms \(1\.043s including waiting\)\. Image size: 2166802 bytes\.$/);
 });
 
+void test('a pull queued behind a pull of the same image finds its content present: only the round trip', () => {
+  const m = manager({ os: 'windows', architecture: 'amd64', osVersion: '10.0.17763.6414' });
+  const image = 'mcr.microsoft.com/windows/servercore:ltsc2019';
+  const a = m.ensureImageExists('u1', image, 'IfNotPresent', 0);
+  const b = m.ensureImageExists('u2', image, 'IfNotPresent', 500);
+  assert.ok(a.kind === 'pulling' && b.kind === 'pulling');
+  if (a.kind !== 'pulling' || b.kind !== 'pulling') return;
+  assert.ok(a.pull.doneAtMs > 10_000, 'the first pull downloads the layers');
+  assert.equal(b.pull.startedAtMs, a.pull.doneAtMs);
+  assert.equal(b.pull.doneAtMs, a.pull.doneAtMs + 200);
+  const first = m.completePull(a.pull);
+  const second = m.completePull(b.pull);
+  assert.ok(first.kind === 'pulled' && second.kind === 'pulled');
+  assert.equal(
+    second.events[0]?.message,
+    `Successfully pulled image "${image}" in 200ms (${formatGoDuration(a.pull.doneAtMs + 200 - 500)} including waiting). Image size: ${first.kind === 'pulled' ? first.image.sizeBytes : 0} bytes.`,
+  );
+});
+
+void test('a failed pull brings no content: the next pull of that name is not shortened', () => {
+  const m = manager({ os: 'windows', architecture: 'amd64', osVersion: '10.0.20348.2849' });
+  const wrong = m.ensureImageExists('u1', 'mcr.microsoft.com/windows/servercore:ltsc2019', 'IfNotPresent', 0);
+  const right = m.ensureImageExists('u2', 'mcr.microsoft.com/windows/servercore:ltsc2022', 'IfNotPresent', 0);
+  assert.ok(wrong.kind === 'pulling' && right.kind === 'pulling');
+  if (wrong.kind !== 'pulling' || right.kind !== 'pulling') return;
+  assert.equal(wrong.pull.doneAtMs - wrong.pull.startedAtMs, 200);
+  assert.ok(right.pull.doneAtMs - right.pull.startedAtMs > 10_000);
+});
+
 void test('pull policy Always pulls even when present', () => {
   const m = manager();
   const r = m.ensureImageExists('u', 'nginx:1.27', 'IfNotPresent', 0);
   if (r.kind === 'pulling') m.completePull(r.pull);
-  assert.equal(m.ensureImageExists('u', 'nginx:1.27', 'Always', 10_000).kind, 'pulling');
+  const again = m.ensureImageExists('u', 'nginx:1.27', 'Always', 10_000);
+  assert.equal(again.kind, 'pulling');
+  if (again.kind === 'pulling') assert.equal(again.pull.doneAtMs - again.pull.startedAtMs, 200, 'the layers are present: only the round trip');
 });
 
 void test('pull policy Never with a missing image: ErrImageNeverPull with upstream\'s message', () => {

@@ -88,6 +88,12 @@ export class ImageManager {
   private readonly latencyMs: number;
   /** Serialized pulls: when the puller is free again. */
   private pullerFreeAtMs = 0;
+  /**
+   * Image ids whose content a successful pull already brings (finished or queued). Pulls are serialized, so a
+   * later pull of the same content starts after it is in the content store: containerd then fetches only the
+   * manifest and finds every blob present, and the pull takes just the registry round trip.
+   */
+  private readonly contentPulled = new Set<string>();
 
   constructor(private readonly opts: ImageManagerOptions) {
     this.backoff = opts.backoff ?? new Backoff(10_000, 300_000);
@@ -122,7 +128,11 @@ export class ImageManager {
     }
     const resolution = resolvePull(this.opts.catalog, ref, this.opts.host);
     const startedAtMs = Math.max(nowMs, this.pullerFreeAtMs);
-    const duration = resolution.ok ? pullDurationMs(resolution.image.sizeBytes, this.bandwidth, this.latencyMs) : this.latencyMs;
+    let duration = this.latencyMs;
+    if (resolution.ok && !this.contentPulled.has(resolution.image.imageId)) {
+      duration = pullDurationMs(resolution.image.sizeBytes, this.bandwidth, this.latencyMs);
+      this.contentPulled.add(resolution.image.imageId);
+    }
     const doneAtMs = startedAtMs + duration;
     this.pullerFreeAtMs = doneAtMs;
     return {
