@@ -25,6 +25,11 @@ export class Expectations {
     if (r.add <= 0 && r.del <= 0) return true;
     return this.clock.now() - r.at > expectationsTimeoutMs;
   }
+  /** True when every expected creation and deletion was seen (or nothing is expected): expiry aside. */
+  fulfilled(key: string): boolean {
+    const r = this.records.get(key);
+    return r === undefined || (r.add <= 0 && r.del <= 0);
+  }
   /** `SetExpectations` with the pod keys to be deleted. */
   expect(key: string, creations: number, deletions: readonly string[]): void {
     this.records.set(key, { add: creations, del: deletions.length, at: this.clock.now(), deleteKeys: new Set(deletions) });

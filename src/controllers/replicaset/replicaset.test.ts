@@ -1,18 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Pod, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
 import { TestContext, waitFor } from '../_testing/fakes.js';
 import { makePod, replicaSet } from '../_testing/builders.js';
 import { activePodsLess, podsToDelete, slowStartBatch, sortByLess } from '../_pods.js';
-import { calculateReplicaSetStatus, create } from './replicaset.js';
+import { calculateReplicaSetStatus, create, type ReplicaSetController } from './replicaset.js';
 
-async function setup(t: { after(fn: () => void): void }): Promise<{ client: FakeClient; ctx: TestContext }> {
+async function setup(
+  t: { after(fn: () => void): void },
+  beforeStart: (c: ReplicaSetController) => void = () => undefined,
+): Promise<{ client: FakeClient; ctx: TestContext; controller: ReplicaSetController }> {
   const client = new FakeClient();
   const ctx = new TestContext(client);
   const c = create(ctx);
+  beforeStart(c);
   c.start();
   ctx.startInformers();
   await ctx.waitForSync();
@@ -20,7 +24,7 @@ async function setup(t: { after(fn: () => void): void }): Promise<{ client: Fake
     c.stop();
     ctx.stop();
   });
-  return { client, ctx };
+  return { client, ctx, controller: c };
 }
 
 void test('slowStartBatch', async (t) => {
@@ -192,4 +196,39 @@ void test('a failed create records FailedCreate and the ReplicaFailure condition
   ctx.clock.step(1000);
   await waitFor(() => client.peekAll<Pod>(resources.pods).length === 2);
   await waitFor(() => client.peek<ReplicaSet>(resources.replicasets, 'web', 'default')?.status?.conditions === undefined);
+});
+
+void test('a pod update a sync would not act on (binding, a status before Running) syncs only while creations are awaited', async (t) => {
+  const synced: string[] = [];
+  const { client, ctx, controller: c } = await setup(t, (rsc) => {
+    const sync = rsc.sync.bind(rsc);
+    rsc.sync = (key: string) => {
+      synced.push(key);
+      return sync(key);
+    };
+  });
+  await client.create(resources.replicasets, replicaSet('web', 1));
+  await waitFor(() => client.peekAll<Pod>(resources.pods).length === 1);
+  await waitFor(() => client.peek<ReplicaSet>(resources.replicasets, 'web', 'default')?.status?.replicas === 1);
+  await ctx.settle();
+  const pod = client.peekAll<Pod>(resources.pods)[0] as Pod;
+  const name = pod.metadata?.name ?? '';
+  const before = synced.length;
+  const t0 = '2025-01-01T00:00:00Z';
+  const assigned = await client.update<Pod>(resources.pods, { ...pod, spec: { ...(pod.spec as PodSpec), nodeName: 'n1' } });
+  const bound = await client.update<Pod>(resources.pods, { ...assigned, status: { phase: 'Pending', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: t0 }] } }, { subresource: 'status' });
+  const creating = await client.update<Pod>(resources.pods, { ...bound, status: { ...bound.status, conditions: [...(bound.status?.conditions ?? []), { type: 'Ready', status: 'False', lastTransitionTime: t0 }] } }, { subresource: 'status' });
+  await ctx.settle();
+  assert.equal(synced.length, before, 'the binding and a Pending status change nothing a sync reads');
+
+  const running = await client.update<Pod>(resources.pods, { ...creating, status: { phase: 'Running', conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: t0 }, { type: 'Ready', status: 'True', lastTransitionTime: '2025-01-01T00:00:05Z' }] } }, { subresource: 'status' });
+  await waitFor(() => client.peek<ReplicaSet>(resources.replicasets, 'web', 'default')?.status?.readyReplicas === 1);
+  assert.ok(synced.length > before, 'Running and Ready: synced');
+
+  // While a creation is awaited (it may expire), every update syncs, as upstream.
+  c.expectations.expectCreations('default/web', 1);
+  const n = synced.length;
+  await client.update<Pod>(resources.pods, { ...running, metadata: { ...running.metadata, annotations: { touched: 'yes' } } });
+  await waitFor(() => synced.length > n);
+  assert.equal(client.peek<Pod>(resources.pods, name, 'default')?.metadata?.annotations?.['touched'], 'yes');
 });

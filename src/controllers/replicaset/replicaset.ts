@@ -27,8 +27,10 @@ import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../
 import {
   filterActivePods,
   formatTime,
+  isPodActive,
   isPodAvailable,
   isPodReady,
+  podCondition,
   podFromTemplate,
   podsToDelete,
   slowStartBatch,
@@ -111,6 +113,18 @@ export function calculateReplicaSetStatus(
   status.readyReplicas = ready;
   status.availableReplicas = available;
   return status;
+}
+
+/**
+ * Whether what a sync derives from a pod beside its labels and owner differs: active or not, ready or not,
+ * and since when (availability). The phase otherwise only ranks pods to delete, which the sync that deletes
+ * reads afresh.
+ */
+function syncInputsChanged(old: Pod, cur: Pod): boolean {
+  if (isPodActive(old) !== isPodActive(cur)) return true;
+  const ready = isPodReady(cur);
+  if (isPodReady(old) !== ready) return true;
+  return ready && podCondition(old, 'Ready')?.lastTransitionTime !== podCondition(cur, 'Ready')?.lastTransitionTime;
 }
 
 function statusEqual(a: ReplicaSetStatus | undefined, b: ReplicaSetStatus): boolean {
@@ -222,6 +236,11 @@ export class ReplicaSetController implements Controller {
       const rs = this.resolveRef(ns, curRef);
       if (rs === undefined) return;
       const key = objectKey(rs);
+      // Upstream syncs on every update. When nothing a sync derives from the pod changed and no creation or
+      // deletion is awaited (awaited ones can expire, which only the next sync notices), that sync would
+      // write nothing: the binding and the kubelet's status updates before Ready are skipped (about a third
+      // of the pod updates while 150,000 pods start).
+      if (!labelsChanged && oldRef?.uid === curRef.uid && !syncInputsChanged(old, cur) && this.expectations.fulfilled(key)) return;
       this.queue.add(key);
       const minReady = rs.spec?.minReadySeconds ?? 0;
       if (!isPodReady(old) && isPodReady(cur) && minReady > 0) this.queue.addAfter(key, (minReady + 1) * 1000);
