@@ -14,6 +14,10 @@ interface Record_ {
   deleteKeys: Set<string>;
 }
 
+function fulfilled(r: Record_): boolean {
+  return r.add <= 0 && r.del <= 0;
+}
+
 export class Expectations {
   private readonly records = new Map<string, Record_>();
   constructor(private readonly clock: Clock) {}
@@ -21,14 +25,12 @@ export class Expectations {
   /** True when the controller may sync: no record, both counts reached, or the record expired. */
   satisfied(key: string): boolean {
     const r = this.records.get(key);
-    if (r === undefined) return true;
-    if (r.add <= 0 && r.del <= 0) return true;
-    return this.clock.now() - r.at > expectationsTimeoutMs;
+    return r === undefined || fulfilled(r) || this.clock.now() - r.at > expectationsTimeoutMs;
   }
   /** True when every expected creation and deletion was seen (or nothing is expected): expiry aside. */
   fulfilled(key: string): boolean {
     const r = this.records.get(key);
-    return r === undefined || (r.add <= 0 && r.del <= 0);
+    return r === undefined || fulfilled(r);
   }
   /** `SetExpectations` with the pod keys to be deleted. */
   expect(key: string, creations: number, deletions: readonly string[]): void {
