@@ -309,6 +309,42 @@ export function registerBackendConformance(target: ConformanceTarget): void {
         assert.equal(now.more, false);
       }));
 
+    void test('pages at a revision stay at that revision while writes go on between them', () =>
+      withStore(async (b, { root }) => {
+        const key = (i: number): string => `${root}pods/default/p${String(i).padStart(2, '0')}`;
+        const revs = new Map<string, number>();
+        for (let i = 0; i < 12; i += 2) revs.set(key(i), await b.create(key(i), enc(`${i}.0`)));
+        await b.create(`${root}podsx/outside`, enc('x'));
+        const first = await b.list(`${root}pods/`, { limit: 1 });
+        const want = [0, 2, 4, 6, 8, 10].map((i) => `${key(i)}=${i}.0`);
+        const seen = first.items.map((kv) => `${kv.key}=${dec(kv.value)}`);
+        let last = first.items[first.items.length - 1]?.key ?? '';
+        let step = 0;
+        for (;;) {
+          // Between pages: a key updated twice, keys created in a gap and at the end, later a key deleted, once
+          // a page of another prefix.
+          const k = key(step * 2);
+          const r = await b.update(k, enc('new'), revs.get(k) ?? 0);
+          revs.set(k, await b.update(k, enc('newer'), r));
+          if (step === 3) await b.delete(key(10));
+          await b.create(key(step * 2 + 1), enc('late'));
+          await b.create(key(20 + step), enc('late'));
+          if (step === 1) await b.list(`${root}podsx/`, { limit: 1, revision: first.revision });
+          const page = await b.list(`${root}pods/`, { limit: 1, continueFrom: last, revision: first.revision });
+          assert.equal(page.revision, first.revision);
+          seen.push(...page.items.map((kv) => `${kv.key}=${dec(kv.value)}`));
+          if (!page.more) break;
+          last = page.items[page.items.length - 1]?.key ?? '';
+          step++;
+        }
+        assert.deepEqual(seen, want);
+        const whole = await b.list(`${root}pods/`, { revision: first.revision });
+        assert.deepEqual(
+          whole.items.map((kv) => `${kv.key}=${dec(kv.value)}`),
+          want,
+        );
+      }));
+
     void test('a page starts after continueFrom only when that key is inside the prefix range', () =>
       withStore(async (b, { root }) => {
         for (const k of ['nodes/n', 'pods/a', 'pods/b', 'podsx/c']) await b.create(`${root}${k}`, enc(k));

@@ -23,3 +23,10 @@ export function prefixEnd(prefix: string): string | undefined {
   }
   return undefined;
 }
+
+/** Orders keys as SQLite's BINARY collation does (UTF-8 bytes), for merging in-memory keys with a query's. */
+export function compareKeys(a: string, b: string): number {
+  // UTF-16 code units order strings as UTF-8 bytes do, except surrogates (above U+FFFF) against U+E000-U+FFFF.
+  if (!/[\ud800-\uffff]/.test(a) && !/[\ud800-\uffff]/.test(b)) return a < b ? -1 : a > b ? 1 : 0;
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
+}

@@ -32,7 +32,7 @@ import {
   type Watch,
   type WatchEvent,
 } from '../backend.js';
-import { prefixEnd } from './_keys.js';
+import { compareKeys, prefixEnd } from './_keys.js';
 import { SqliteWatch, type WatchHost } from './_watch.js';
 
 /**
@@ -85,7 +85,9 @@ CREATE TABLE IF NOT EXISTS kv (
   prev_revision INTEGER NOT NULL,
   value BLOB NOT NULL
 );
-CREATE INDEX IF NOT EXISTS kv_name_id ON kv (name, id);
+-- Data dirs of earlier versions index the log by (name, id); lists at a revision now need only the log's
+-- order, and the index cost every write a third of its time.
+DROP INDEX IF EXISTS kv_name_id;
 CREATE TABLE IF NOT EXISTS current (
   name TEXT PRIMARY KEY,
   id INTEGER NOT NULL
@@ -105,6 +107,24 @@ interface LogRow {
   create_revision: number;
   prev_revision: number;
   value: Buffer;
+}
+
+/** What a list at a revision reads of a row written after it: the key, and the row it replaced (0: none). */
+interface ChangeRow {
+  name: string;
+  prev_revision: number;
+}
+
+/**
+ * The keys of a prefix written after a revision, each with its row at that revision (0: the key did not
+ * exist), from the log up to `upTo`; `existed` lists the keys with a row, sorted.
+ */
+interface RowsAt {
+  readonly prefix: string;
+  readonly revision: number;
+  upTo: number;
+  readonly before: Map<string, number>;
+  existed: string[] | undefined;
 }
 
 interface EventRow extends LogRow {
@@ -135,6 +155,18 @@ type Outcome = { readonly ok: true; readonly result: WriteResult } | { readonly 
 
 function toBuffer(value: Uint8Array): Buffer {
   return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+}
+
+/** The position of the first of the sorted `keys` at or after `key`. */
+function lowerBound(keys: readonly string[], key: string): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(keys[mid] as string, key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 function rowKeyValue(row: LogRow): KeyValue {
@@ -181,7 +213,8 @@ function listStart(prefix: string, continueFrom: string | undefined): string {
 /** Statements that exist in a bounded and an unbounded (empty prefix) variant. */
 interface RangeStatements {
   listCurrent: Database.Statement<[Record<string, unknown>], LogRow>;
-  listAt: Database.Statement<[Record<string, unknown>], LogRow>;
+  currentIds: Database.Statement<[Record<string, unknown>], { name: string; id: number }>;
+  changesAfter: Database.Statement<[Record<string, unknown>], ChangeRow>;
   count: Database.Statement<[Record<string, unknown>], number>;
   readLog: Database.Statement<[Record<string, unknown>], EventRow>;
 }
@@ -193,13 +226,12 @@ function prepareRange(db: Database.Database, bounded: boolean): RangeStatements 
        WHERE ${rangeCondition('c.name', bounded)}
        ORDER BY c.name LIMIT @limit`,
     ),
-    // Walks the (name, id) index in key order and keeps, per key, the newest row at or below the
-    // revision, so a page costs the rows it skips rather than the whole range.
-    listAt: db.prepare<[Record<string, unknown>], LogRow>(
-      `SELECT kv.* FROM kv
-       WHERE ${rangeCondition('kv.name', bounded)} AND kv.id <= @revision AND kv.deleted = 0
-         AND NOT EXISTS (SELECT 1 FROM kv n WHERE n.name = kv.name AND n.id > kv.id AND n.id <= @revision)
-       ORDER BY kv.name LIMIT @limit`,
+    currentIds: db.prepare<[Record<string, unknown>], { name: string; id: number }>(
+      `SELECT name, id FROM current WHERE ${rangeCondition('name', bounded)} ORDER BY name`,
+    ),
+    changesAfter: db.prepare<[Record<string, unknown>], ChangeRow>(
+      `SELECT name, prev_revision FROM kv
+       WHERE id > @after AND id <= @upTo AND ${rangeCondition('name', bounded)} ORDER BY id`,
     ),
     count: db
       .prepare<[Record<string, unknown>], number>(
@@ -220,6 +252,7 @@ class Statements {
   readonly bounded: RangeStatements;
   readonly unbounded: RangeStatements;
   readonly getCurrent: Database.Statement<[string], CurrentRow>;
+  readonly getRow: Database.Statement<[number], LogRow>;
   readonly insert: Database.Statement<[Record<string, unknown>]>;
   readonly setCurrent: Database.Statement<[string, number]>;
   readonly deleteCurrent: Database.Statement<[string]>;
@@ -235,6 +268,7 @@ class Statements {
     this.getCurrent = db.prepare<[string], CurrentRow>(
       'SELECT kv.id, kv.create_revision, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.name = ?',
     );
+    this.getRow = db.prepare<[number], LogRow>('SELECT * FROM kv WHERE id = ?');
     this.insert = db.prepare<[Record<string, unknown>]>(
       `INSERT INTO kv (id, name, created, deleted, create_revision, prev_revision, value)
        VALUES (@id, @name, @created, @deleted, @createRevision, @prevRevision, @value)`,
@@ -316,6 +350,8 @@ export class SqliteBackend implements Backend {
   #compactTimer: NodeJS.Timeout | undefined;
   #revisionAtLastTick = 0;
   #closed = false;
+  /** What the last list at an older revision learnt of the writes since (`#rowsAt`). */
+  #lastRowsAt: RowsAt | undefined;
   readonly #host: WatchHost;
 
   constructor(opts: SqliteBackendOptions) {
@@ -425,7 +461,7 @@ export class SqliteBackend implements Backend {
     if (opts.revision !== undefined && opts.revision > 0 && opts.revision !== this.#revision) {
       this.#checkReadable(opts.revision);
       revision = opts.revision;
-      rows = stmts.range(end).listAt.all({ ...params, revision });
+      rows = this.#listAt(stmts, prefix, end, params.start, revision, limit > 0 ? limit + 1 : Infinity);
     } else {
       rows = stmts.range(end).listCurrent.all(params);
     }
@@ -525,6 +561,57 @@ export class SqliteBackend implements Backend {
       throw new Error(this.#closed ? 'storage backend is closed' : 'storage backend is not started');
     }
     return this.#stmts;
+  }
+
+  /**
+   * The current rows of [start, end) at an older revision, in key order, at most `want`: a current row unless
+   * its key was written since, then the row that write replaced (`#rowsAt`). Costs the rows written since
+   * the revision, not the keys outside the page; the log needs no index by key for it.
+   */
+  #listAt(stmts: Statements, prefix: string, end: string | undefined, start: string, revision: number, want: number): LogRow[] {
+    const at = this.#rowsAt(stmts, prefix, end, revision);
+    const before = at.before;
+    const existed = (at.existed ??= [...before].filter(([, id]) => id !== 0).map(([k]) => k).sort(compareKeys));
+    const ids: number[] = [];
+    let i = lowerBound(existed, start);
+    const takeExisted = (until: string | undefined): void => {
+      while (ids.length < want && i < existed.length && (until === undefined || compareKeys(existed[i] as string, until) < 0)) {
+        ids.push(before.get(existed[i++] as string) ?? 0);
+      }
+    };
+    for (const row of stmts.range(end).currentIds.iterate({ start, end })) {
+      takeExisted(row.name);
+      if (ids.length < want && !before.has(row.name)) ids.push(row.id);
+      if (ids.length >= want) break;
+    }
+    takeExisted(undefined);
+    return ids.map((id) => {
+      const row = stmts.getRow.get(id);
+      if (row === undefined) throw new Error(`storage: row ${id} of revision ${revision} is missing`);
+      return row;
+    });
+  }
+
+  /**
+   * What changed in a prefix since `revision` (see `RowsAt`), kept for the last prefix and revision asked
+   * and extended from where it stopped: the API server reads every page of a paged list at its first page's
+   * revision while writes go on.
+   */
+  #rowsAt(stmts: Statements, prefix: string, end: string | undefined, revision: number): RowsAt {
+    let at = this.#lastRowsAt;
+    if (at === undefined || at.prefix !== prefix || at.revision !== revision) {
+      at = this.#lastRowsAt = { prefix, revision, upTo: revision, before: new Map(), existed: undefined };
+    }
+    if (at.upTo < this.#revision) {
+      for (const row of stmts.range(end).changesAfter.iterate({ after: at.upTo, upTo: this.#revision, start: prefix, end })) {
+        // The first write after the revision replaced the row of that revision (a create replaced none).
+        if (at.before.has(row.name)) continue;
+        at.before.set(row.name, row.prev_revision);
+        at.existed = undefined;
+      }
+      at.upTo = this.#revision;
+    }
+    return at;
   }
 
   #checkReadable(revision: number): void {

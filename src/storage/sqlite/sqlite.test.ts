@@ -252,6 +252,37 @@ void test('an interrupted compaction is finished when the store is opened again'
   }
 });
 
+void test('a data dir of an earlier version loses its index of the log by key, and its lists at a revision still work', async () => {
+  const dataDir = await tempDir();
+  try {
+    const b = openSqliteBackend({ dataDir, compaction: false });
+    const r1 = await b.create('/registry/pods/a', enc('a1'));
+    await b.close();
+    const raw = new Database(join(dataDir, 'kubemix.db'));
+    raw.exec('CREATE INDEX kv_name_id ON kv (name, id)');
+    raw.close();
+    const reopened = openSqliteBackend({ dataDir, compaction: false });
+    try {
+      await reopened.update('/registry/pods/a', enc('a2'), r1);
+      const at = await reopened.list('/registry/pods/', { revision: r1 });
+      assert.deepEqual(
+        at.items.map((kv) => new TextDecoder().decode(kv.value)),
+        ['a1'],
+      );
+    } finally {
+      await reopened.close();
+    }
+    const check = new Database(join(dataDir, 'kubemix.db'), { readonly: true });
+    try {
+      assert.deepEqual(check.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'kv'").pluck().all(), []);
+    } finally {
+      check.close();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
 void test('a commit is watchable once its WAL sync is done: watches started meanwhile see it exactly once', async () => {
   const dataDir = await tempDir();
   const b = openSqliteBackend({ dataDir, compaction: false });
