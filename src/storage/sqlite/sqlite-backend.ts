@@ -253,7 +253,8 @@ class Statements {
   readonly unbounded: RangeStatements;
   readonly getCurrent: Database.Statement<[string], CurrentRow>;
   readonly getRow: Database.Statement<[number], LogRow>;
-  readonly insert: Database.Statement<[Record<string, unknown>]>;
+  /** id, name, created, deleted, create_revision, prev_revision, value (positional: binding names costs more). */
+  readonly insert: Database.Statement<[number, string, number, number, number, number, Uint8Array]>;
   readonly setCurrent: Database.Statement<[string, number]>;
   readonly deleteCurrent: Database.Statement<[string]>;
   readonly lastRevision: Database.Statement<[], number>;
@@ -269,9 +270,8 @@ class Statements {
       'SELECT kv.id, kv.create_revision, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.name = ?',
     );
     this.getRow = db.prepare<[number], LogRow>('SELECT * FROM kv WHERE id = ?');
-    this.insert = db.prepare<[Record<string, unknown>]>(
-      `INSERT INTO kv (id, name, created, deleted, create_revision, prev_revision, value)
-       VALUES (@id, @name, @created, @deleted, @createRevision, @prevRevision, @value)`,
+    this.insert = db.prepare<[number, string, number, number, number, number, Uint8Array]>(
+      'INSERT INTO kv (id, name, created, deleted, create_revision, prev_revision, value) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
     this.setCurrent = db.prepare<[string, number]>(
       'INSERT INTO current (name, id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET id = excluded.id',
@@ -723,15 +723,7 @@ export class SqliteBackend implements Backend {
           continue;
         }
         revision++;
-        stmts.insert.run({
-          id: revision,
-          name: op.key,
-          created: 1,
-          deleted: 0,
-          createRevision: revision,
-          prevRevision: 0,
-          value: op.value,
-        });
+        stmts.insert.run(revision, op.key, 1, 0, revision, 0, op.value);
         stmts.setCurrent.run(op.key, revision);
         const kv = { key: op.key, value: op.value, createRevision: revision, modRevision: revision };
         events.push({ type: 'put', kv, revision });
@@ -748,29 +740,13 @@ export class SqliteBackend implements Backend {
       }
       revision++;
       if (op.kind === 'update') {
-        stmts.insert.run({
-          id: revision,
-          name: op.key,
-          created: 0,
-          deleted: 0,
-          createRevision: curKv.createRevision,
-          prevRevision: curKv.modRevision,
-          value: op.value,
-        });
+        stmts.insert.run(revision, op.key, 0, 0, curKv.createRevision, curKv.modRevision, op.value);
         stmts.setCurrent.run(op.key, revision);
         const kv = { key: op.key, value: op.value, createRevision: curKv.createRevision, modRevision: revision };
         events.push({ type: 'put', kv, prevKv: curKv, revision });
         outcomes.push({ ok: true, result: { revision, prev: curKv } });
       } else {
-        stmts.insert.run({
-          id: revision,
-          name: op.key,
-          created: 0,
-          deleted: 1,
-          createRevision: curKv.createRevision,
-          prevRevision: curKv.modRevision,
-          value: curKv.value,
-        });
+        stmts.insert.run(revision, op.key, 0, 1, curKv.createRevision, curKv.modRevision, curKv.value);
         stmts.deleteCurrent.run(op.key);
         events.push({ type: 'delete', kv: { ...curKv, modRevision: revision }, prevKv: curKv, revision });
         outcomes.push({ ok: true, result: { revision, prev: curKv } });
