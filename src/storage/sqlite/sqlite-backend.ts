@@ -512,6 +512,8 @@ export class SqliteBackend implements Backend {
     // Raise the mark first: from now on reads and watches below it fail, so nobody sees half-deleted history.
     stmts.setMeta.run(metaCompactRevision, revision);
     this.#compactRevision = revision;
+    // Lists below the mark fail from now on: what was kept for one is no longer needed.
+    if (this.#lastRowsAt !== undefined && this.#lastRowsAt.revision < revision) this.#lastRowsAt = undefined;
     const previous = this.#compaction;
     const run = previous.then(() => this.#runCompaction(revision));
     this.#compaction = run.catch(() => undefined);
