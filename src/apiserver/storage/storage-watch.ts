@@ -8,7 +8,7 @@
  */
 import type { Backend, KeyValue, WatchEvent } from '../../storage/backend.js';
 import { Compacted } from '../../storage/backend.js';
-import { decodeObject, type AttrsOf, type CachedObject, type CacheWatcherSink, type WatchFilter } from './watch-cache.js';
+import { objectOfStoredText, storedText, type AttrsOf, type CachedObject, type CacheWatcherSink, type WatchFilter } from './watch-cache.js';
 
 /** etcd's error for a watch below its compacted revision, which kube-apiserver sends as a 410 Expired. */
 const compactedMessage = 'etcdserver: mvcc: required revision has been compacted';
@@ -82,7 +82,7 @@ async function sendInitialState(o: StorageWatchOptions): Promise<number> {
 }
 
 function cachedObject(o: StorageWatchOptions, kv: KeyValue, rv: number): CachedObject & { attrs: NonNullable<CachedObject['attrs']> } {
-  const obj = decodeObject(rv === kv.modRevision ? kv : { ...kv, modRevision: rv });
+  const obj = objectOfStoredText(storedText(kv), rv);
   return { key: kv.key, obj, rv, attrs: o.attrsOf(obj) };
 }
 

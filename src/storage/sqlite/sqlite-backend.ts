@@ -90,7 +90,8 @@ CREATE TABLE IF NOT EXISTS kv (
 DROP INDEX IF EXISTS kv_name_id;
 CREATE TABLE IF NOT EXISTS current (
   name TEXT PRIMARY KEY,
-  id INTEGER NOT NULL
+  id INTEGER NOT NULL,
+  create_revision INTEGER NOT NULL
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS meta (
   name TEXT PRIMARY KEY,
@@ -135,7 +136,6 @@ interface EventRow extends LogRow {
 interface CurrentRow {
   id: number;
   create_revision: number;
-  value: Buffer;
 }
 
 type WriteOp =
@@ -167,6 +167,43 @@ function lowerBound(keys: readonly string[], key: string): number {
     else hi = mid;
   }
   return lo;
+}
+
+/**
+ * Data dirs of earlier versions keep only the row id in `current`; a write reads the createRevision from
+ * there now, so it is copied in once from each current row.
+ */
+function addCreateRevisionToCurrent(db: Database.Database): void {
+  const columns = db.prepare<[], { name: string }>('PRAGMA table_info(current)').all();
+  if (columns.some((c) => c.name === 'create_revision')) return;
+  db.transaction(() => {
+    db.exec('ALTER TABLE current ADD COLUMN create_revision INTEGER NOT NULL DEFAULT 0');
+    db.exec('UPDATE current SET create_revision = (SELECT kv.create_revision FROM kv WHERE kv.id = current.id)');
+  })();
+}
+
+/** A key's value at a row of the log, read from the log when first asked for. */
+class LoggedKeyValue implements KeyValue {
+  #value: Uint8Array | undefined;
+  readonly #read: () => Uint8Array;
+
+  constructor(
+    readonly key: string,
+    readonly createRevision: number,
+    readonly modRevision: number,
+    read: () => Uint8Array,
+  ) {
+    this.#read = read;
+  }
+
+  get value(): Uint8Array {
+    return (this.#value ??= this.#read());
+  }
+}
+
+/** A plain copy (the value read now), for what outlives the write or is spread. */
+function plainKeyValue(kv: KeyValue): KeyValue {
+  return { key: kv.key, value: kv.value, createRevision: kv.createRevision, modRevision: kv.modRevision };
 }
 
 function rowKeyValue(row: LogRow): KeyValue {
@@ -255,7 +292,7 @@ class Statements {
   readonly getRow: Database.Statement<[number], LogRow>;
   /** id, name, created, deleted, create_revision, prev_revision, value (positional: binding names costs more). */
   readonly insert: Database.Statement<[number, string, number, number, number, number, Uint8Array]>;
-  readonly setCurrent: Database.Statement<[string, number]>;
+  readonly setCurrent: Database.Statement<[string, number, number]>;
   readonly deleteCurrent: Database.Statement<[string]>;
   readonly lastRevision: Database.Statement<[], number>;
   readonly getMeta: Database.Statement<[string], number>;
@@ -266,15 +303,14 @@ class Statements {
   constructor(db: Database.Database) {
     this.bounded = prepareRange(db, true);
     this.unbounded = prepareRange(db, false);
-    this.getCurrent = db.prepare<[string], CurrentRow>(
-      'SELECT kv.id, kv.create_revision, kv.value FROM current c JOIN kv ON kv.id = c.id WHERE c.name = ?',
-    );
+    this.getCurrent = db.prepare<[string], CurrentRow>('SELECT id, create_revision FROM current WHERE name = ?');
     this.getRow = db.prepare<[number], LogRow>('SELECT * FROM kv WHERE id = ?');
     this.insert = db.prepare<[number, string, number, number, number, number, Uint8Array]>(
       'INSERT INTO kv (id, name, created, deleted, create_revision, prev_revision, value) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.setCurrent = db.prepare<[string, number]>(
-      'INSERT INTO current (name, id) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET id = excluded.id',
+    this.setCurrent = db.prepare<[string, number, number]>(
+      `INSERT INTO current (name, id, create_revision) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET id = excluded.id, create_revision = excluded.create_revision`,
     );
     this.deleteCurrent = db.prepare<[string]>('DELETE FROM current WHERE name = ?');
     this.lastRevision = db
@@ -407,6 +443,7 @@ export class SqliteBackend implements Backend {
       db.pragma('journal_size_limit = 67108864');
       db.pragma(`wal_autocheckpoint = ${walCheckpointPages}`);
       db.exec(schema);
+      addCreateRevisionToCurrent(db);
     } catch (err) {
       db.close();
       if (err instanceof Database.SqliteError && err.code.startsWith('SQLITE_BUSY')) {
@@ -440,9 +477,10 @@ export class SqliteBackend implements Backend {
   }
 
   async get(key: string): Promise<KeyValue | undefined> {
-    const row = this.#statements().getCurrent.get(key);
-    if (row === undefined) return undefined;
-    return { key, value: row.value, createRevision: row.create_revision, modRevision: row.id };
+    const stmts = this.#statements();
+    const cur = stmts.getCurrent.get(key);
+    if (cur === undefined) return undefined;
+    return { key, value: this.#row(stmts, cur.id).value, createRevision: cur.create_revision, modRevision: cur.id };
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
@@ -587,11 +625,24 @@ export class SqliteBackend implements Backend {
       if (ids.length >= want) break;
     }
     takeExisted(undefined);
-    return ids.map((id) => {
-      const row = stmts.getRow.get(id);
-      if (row === undefined) throw new Error(`storage: row ${id} of revision ${revision} is missing`);
-      return row;
-    });
+    return ids.map((id) => this.#row(stmts, id));
+  }
+
+  /** A row a key's current entry or a list at a revision refers to: compaction keeps such rows. */
+  #row(stmts: Statements, id: number): LogRow {
+    const row = stmts.getRow.get(id);
+    if (row === undefined) throw new Error(`storage: row ${id} is missing`);
+    return row;
+  }
+
+  /**
+   * The current value of a live key. The value itself is read from the log when first asked for: an update
+   * needs only the revisions, and of its watchers only those without a cache look at the value it replaced.
+   */
+  #currentKv(stmts: Statements, key: string): KeyValue | undefined {
+    const cur = stmts.getCurrent.get(key);
+    if (cur === undefined) return undefined;
+    return new LoggedKeyValue(key, cur.create_revision, cur.id, () => this.#row(stmts, cur.id).value);
   }
 
   /**
@@ -714,11 +765,7 @@ export class SqliteBackend implements Backend {
     const outcomes: Outcome[] = [];
     const events: WatchEvent[] = [];
     for (const { op } of batch) {
-      const cur = stmts.getCurrent.get(op.key);
-      const curKv: KeyValue | undefined =
-        cur === undefined
-          ? undefined
-          : { key: op.key, value: cur.value, createRevision: cur.create_revision, modRevision: cur.id };
+      const curKv = this.#currentKv(stmts, op.key);
       if (op.kind === 'create') {
         if (curKv !== undefined) {
           outcomes.push({ ok: false, error: new KeyExists(op.key) });
@@ -726,7 +773,7 @@ export class SqliteBackend implements Backend {
         }
         revision++;
         stmts.insert.run(revision, op.key, 1, 0, revision, 0, op.value);
-        stmts.setCurrent.run(op.key, revision);
+        stmts.setCurrent.run(op.key, revision, revision);
         const kv = { key: op.key, value: op.value, createRevision: revision, modRevision: revision };
         events.push({ type: 'put', kv, revision });
         outcomes.push({ ok: true, result: { revision, prev: undefined } });
@@ -737,21 +784,23 @@ export class SqliteBackend implements Backend {
         continue;
       }
       if (op.expected !== undefined && op.expected !== curKv.modRevision) {
-        outcomes.push({ ok: false, error: new Conflict(op.key, curKv) });
+        outcomes.push({ ok: false, error: new Conflict(op.key, plainKeyValue(curKv)) });
         continue;
       }
       revision++;
       if (op.kind === 'update') {
         stmts.insert.run(revision, op.key, 0, 0, curKv.createRevision, curKv.modRevision, op.value);
-        stmts.setCurrent.run(op.key, revision);
+        stmts.setCurrent.run(op.key, revision, curKv.createRevision);
         const kv = { key: op.key, value: op.value, createRevision: curKv.createRevision, modRevision: revision };
         events.push({ type: 'put', kv, prevKv: curKv, revision });
         outcomes.push({ ok: true, result: { revision, prev: curKv } });
       } else {
-        stmts.insert.run(revision, op.key, 0, 1, curKv.createRevision, curKv.modRevision, curKv.value);
+        // The tombstone keeps the deleted value, which the delete also answers.
+        const prev = plainKeyValue(curKv);
+        stmts.insert.run(revision, op.key, 0, 1, prev.createRevision, prev.modRevision, prev.value);
         stmts.deleteCurrent.run(op.key);
-        events.push({ type: 'delete', kv: { ...curKv, modRevision: revision }, prevKv: curKv, revision });
-        outcomes.push({ ok: true, result: { revision, prev: curKv } });
+        events.push({ type: 'delete', kv: { ...prev, modRevision: revision }, prevKv: prev, revision });
+        outcomes.push({ ok: true, result: { revision, prev } });
       }
     }
     return { outcomes, events };

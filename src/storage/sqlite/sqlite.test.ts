@@ -252,23 +252,75 @@ void test('an interrupted compaction is finished when the store is opened again'
   }
 });
 
-void test('a data dir of an earlier version loses its index of the log by key, and its lists at a revision still work', async () => {
+void test('a store opened again has its live keys: updated, deleted, created again, compacted', async () => {
   const dataDir = await tempDir();
+  const dec = (v: Uint8Array | undefined): string => new TextDecoder().decode(v);
+  try {
+    const b = openSqliteBackend({ dataDir, compaction: false });
+    const a1 = await b.create('/registry/pods/a', enc('a1'));
+    const a2 = await b.update('/registry/pods/a', enc('a2'), a1);
+    await b.create('/registry/pods/b', enc('b1'));
+    await b.delete('/registry/pods/b');
+    const c1 = await b.create('/registry/pods/c', enc('c1'));
+    await b.delete('/registry/pods/c');
+    const c2 = await b.create('/registry/pods/c', enc('c2'));
+    await b.create('/registry/pods/d', enc('d1'));
+    await b.delete('/registry/pods/d');
+    await b.compact(await b.currentRevision());
+    await b.close();
+    const reopened = openSqliteBackend({ dataDir, compaction: false });
+    try {
+      const list = await reopened.list('/registry/pods/');
+      assert.deepEqual(
+        list.items.map((kv) => [kv.key, dec(kv.value), kv.createRevision, kv.modRevision]),
+        [
+          ['/registry/pods/a', 'a2', a1, a2],
+          ['/registry/pods/c', 'c2', c2, c2],
+        ],
+      );
+      assert.equal(await reopened.count('/registry/pods/'), 2);
+      assert.equal(await reopened.get('/registry/pods/b'), undefined);
+      await assert.rejects(reopened.create('/registry/pods/a', enc('again')), { name: 'KeyExists' });
+      await assert.rejects(reopened.update('/registry/pods/c', enc('c3'), c1), { name: 'Conflict' });
+      const a3 = await reopened.update('/registry/pods/a', enc('a3'), a2);
+      assert.equal((await reopened.get('/registry/pods/a'))?.createRevision, a1);
+      assert.ok((await reopened.create('/registry/pods/b', enc('b2'))) > a3);
+      assert.equal(await reopened.count('/registry/pods/'), 3);
+    } finally {
+      await reopened.close();
+    }
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
+});
+
+void test('a data dir of an earlier version loses its index of the log by key, and its current rows learn their createRevision', async () => {
+  const dataDir = await tempDir();
+  const dec = (v: Uint8Array | undefined): string => new TextDecoder().decode(v);
   try {
     const b = openSqliteBackend({ dataDir, compaction: false });
     const r1 = await b.create('/registry/pods/a', enc('a1'));
+    const r2 = await b.update('/registry/pods/a', enc('a2'), r1);
     await b.close();
+    // The schema of earlier versions: the log indexed by (name, id), current rows without createRevision.
     const raw = new Database(join(dataDir, 'kubemix.db'));
-    raw.exec('CREATE INDEX kv_name_id ON kv (name, id)');
+    raw.exec(`CREATE INDEX kv_name_id ON kv (name, id);
+      DROP TABLE current;
+      CREATE TABLE current (name TEXT PRIMARY KEY, id INTEGER NOT NULL) WITHOUT ROWID;`);
+    raw.prepare('INSERT INTO current (name, id) VALUES (?, ?)').run('/registry/pods/a', r2);
     raw.close();
     const reopened = openSqliteBackend({ dataDir, compaction: false });
     try {
-      await reopened.update('/registry/pods/a', enc('a2'), r1);
-      const at = await reopened.list('/registry/pods/', { revision: r1 });
+      const a = await reopened.get('/registry/pods/a');
+      assert.deepEqual([dec(a?.value), a?.createRevision, a?.modRevision], ['a2', r1, r2]);
+      const r3 = await reopened.update('/registry/pods/a', enc('a3'), r2);
+      assert.equal((await reopened.get('/registry/pods/a'))?.createRevision, r1);
+      const at = await reopened.list('/registry/pods/', { revision: r2 });
       assert.deepEqual(
-        at.items.map((kv) => new TextDecoder().decode(kv.value)),
-        ['a1'],
+        at.items.map((kv) => dec(kv.value)),
+        ['a2'],
       );
+      assert.ok(r3 > r2);
     } finally {
       await reopened.close();
     }
