@@ -10,6 +10,7 @@ import { prefixEnd } from './_keys.js';
 import { openSqliteBackend, walCheckpointPages, type SqliteBackendOptions } from './sqlite-backend.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
+const dec = (v: Uint8Array | undefined): string => new TextDecoder().decode(v);
 
 async function tempDir(): Promise<string> {
   return mkdtemp(join(tmpdir(), 'kubemix-sqlite-'));
@@ -31,6 +32,16 @@ registerBackendConformance({
 /** Pages in a WAL file of `bytes` (4 KiB pages, 24-byte frame headers after a 32-byte file header). */
 function walPages(bytes: number): number {
   return Math.floor((bytes - 32) / (4096 + 24));
+}
+
+/** Runs `body` with a temporary directory, then removes it. */
+async function withDataDir(body: (dataDir: string) => Promise<void>): Promise<void> {
+  const dataDir = await tempDir();
+  try {
+    await body(dataDir);
+  } finally {
+    await rm(dataDir, { recursive: true, force: true });
+  }
 }
 
 /** Runs `body` with a backend over a temporary directory, then closes it and removes the directory. */
@@ -252,10 +263,8 @@ void test('an interrupted compaction is finished when the store is opened again'
   }
 });
 
-void test('a store opened again has its live keys: updated, deleted, created again, compacted', async () => {
-  const dataDir = await tempDir();
-  const dec = (v: Uint8Array | undefined): string => new TextDecoder().decode(v);
-  try {
+void test('a store opened again has its live keys: updated, deleted, created again, compacted', () =>
+  withDataDir(async (dataDir) => {
     const b = openSqliteBackend({ dataDir, compaction: false });
     const a1 = await b.create('/registry/pods/a', enc('a1'));
     const a2 = await b.update('/registry/pods/a', enc('a2'), a1);
@@ -289,15 +298,10 @@ void test('a store opened again has its live keys: updated, deleted, created aga
     } finally {
       await reopened.close();
     }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-});
+  }));
 
-void test('a data dir of an earlier version loses its index of the log by key, and its current rows learn their createRevision', async () => {
-  const dataDir = await tempDir();
-  const dec = (v: Uint8Array | undefined): string => new TextDecoder().decode(v);
-  try {
+void test('a data dir of an earlier version loses its index of the log by key, and its current rows learn their createRevision', () =>
+  withDataDir(async (dataDir) => {
     const b = openSqliteBackend({ dataDir, compaction: false });
     const r1 = await b.create('/registry/pods/a', enc('a1'));
     const r2 = await b.update('/registry/pods/a', enc('a2'), r1);
@@ -330,10 +334,7 @@ void test('a data dir of an earlier version loses its index of the log by key, a
     } finally {
       check.close();
     }
-  } finally {
-    await rm(dataDir, { recursive: true, force: true });
-  }
-});
+  }));
 
 void test('a commit is watchable once its WAL sync is done: watches started meanwhile see it exactly once', async () => {
   const dataDir = await tempDir();
