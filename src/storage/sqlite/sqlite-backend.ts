@@ -244,7 +244,7 @@ function rangeCondition(column: string, bounded: boolean): string {
 function listStart(prefix: string, continueFrom: string | undefined): string {
   if (continueFrom === undefined) return prefix;
   const after = `${continueFrom}\0`;
-  return Buffer.compare(Buffer.from(after), Buffer.from(prefix)) > 0 ? after : prefix;
+  return compareKeys(after, prefix) > 0 ? after : prefix;
 }
 
 /** Statements that exist in a bounded and an unbounded (empty prefix) variant. */
