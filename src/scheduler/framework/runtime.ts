@@ -125,6 +125,7 @@ export class Framework implements Handle {
    */
   private readonly nodeVerdicts = new Lru<NodeVerdicts>(64);
   private readonly spareScoreList: NodeScore[] = [];
+  private readonly spareTotals: NodePluginScores[] = [];
 
   constructor(opts: FrameworkOptions) {
     this.schedulerName = opts.profile.schedulerName;
@@ -431,9 +432,29 @@ export class Framework implements Handle {
     return list;
   }
 
-  /** `RunScorePlugins`: score, normalise, check the range, multiply by weight, sum per node. */
+  /** The totals list, reset for the nodes (kept for the next cycle like `scoreList`'s). */
+  private totalsList(nodes: readonly NodeInfo[]): NodePluginScores[] {
+    const totals = this.spareTotals;
+    for (let i = 0; i < nodes.length; i++) {
+      const name = (nodes[i] as NodeInfo).name;
+      const t = totals[i];
+      if (t === undefined) totals.push({ name, totalScore: 0 });
+      else {
+        t.name = name;
+        t.totalScore = 0;
+      }
+    }
+    totals.length = nodes.length;
+    return totals;
+  }
+
+  /**
+   * `RunScorePlugins`: score, normalise, check the range, multiply by weight, sum per node. The scores
+   * returned are valid until the next call: the list is reused, as scoring 500 nodes for every pod would
+   * otherwise allocate 500 entries per cycle.
+   */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { scores: NodePluginScores[]; status: Status } {
-    const totals: NodePluginScores[] = nodes.map((n) => ({ name: n.name, totalScore: 0 }));
+    const totals = this.totalsList(nodes);
     const skip = state.skipScorePlugins;
     const list = this.scoreList(nodes);
     for (const { plugin, weight } of this.scorePlugins) {
