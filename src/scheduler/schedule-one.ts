@@ -200,19 +200,25 @@ export class SchedulingAlgorithm {
     const numAllNodes = nodes.length;
     if (numAllNodes === 0) return { feasible: [] };
     const numNodesToFind = this.numFeasibleNodesToFind(fwk, numAllNodes);
-    const feasible: NodeInfo[] = [];
     if (!fwk.hasFilterPlugins()) {
+      const feasible: NodeInfo[] = [];
       for (let i = 0; i < numNodesToFind; i++) feasible.push(nodes[(this.nextStartNodeIndex + i) % numAllNodes] as NodeInfo);
       return { feasible };
     }
+    // Room for every node the loop may keep, so the list is not regrown (and copied) as it fills.
+    const found: NodeInfo[] = new Array<NodeInfo>(numNodesToFind);
+    let n = 0;
     const start = this.nextStartNodeIndex;
     for (let i = 0; i < numAllNodes; i++) {
       const ni = nodes[(start + i) % numAllNodes] as NodeInfo;
       const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
-      if (s.code === Code.Error) return { feasible, error: s };
+      if (s.code === Code.Error) {
+        found.length = n;
+        return { feasible: found, error: s };
+      }
       if (s.isSuccess()) {
-        feasible.push(ni);
-        if (feasible.length >= numNodesToFind) break;
+        found[n++] = ni;
+        if (n >= numNodesToFind) break;
       } else {
         // Each node is visited once per loop (and the nominated-node check happens before the loop).
         diagnosis.nodeToStatus.appendNew(ni.name, s, ni.snapshotIndex);
@@ -223,7 +229,8 @@ export class SchedulingAlgorithm {
         }
       }
     }
-    return { feasible };
+    found.length = n;
+    return { feasible: found };
   }
 
   /** `prioritizeNodes`: all 1 without score plugins. */
