@@ -406,10 +406,12 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
       if (d === undefined) domains.set(c.topologyKey, (d = new Map<number, string>()));
       return d;
     });
-    nodes: for (const n of filteredNodes) {
+    // Indexed loops: iterators here allocated for every node of every cycle.
+    nodes: for (let j = 0; j < filteredNodes.length; j++) {
+      const n = filteredNodes[j] as NodeInfo;
       if (requireAllTopologies) {
-        for (const tv of tvs) {
-          if (tv.idOf(n) < 0) {
+        for (let k = 0; k < tvs.length; k++) {
+          if ((tvs[k] as TopologyValues).idOf(n) < 0) {
             s.ignoredNodes.add(n.name);
             continue nodes;
           }
