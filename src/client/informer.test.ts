@@ -49,6 +49,23 @@ void describe('informer', () => {
     assert.equal(isNewerResourceVersion('10', '10'), false);
     assert.equal(isNewerResourceVersion('abc', 'abd'), true);
     assert.equal(isNewerResourceVersion('abc', 'abc'), false);
+    // Numbers of any size, leading zeros and all, as BigInt compares them.
+    const numeric: Array<[string, string]> = [
+      ['99999999999999999999999', '99999999999999999999998'],
+      ['100000000000000000000000', '99999999999999999999999'],
+      ['010', '9'],
+      ['10', '0009'],
+      ['0', '000'],
+      ['007', '7'],
+      ['1', '0'],
+      ['123', '124'],
+    ];
+    for (const [a, b] of numeric) {
+      assert.equal(isNewerResourceVersion(a, b), BigInt(a) > BigInt(b), `${a} > ${b}`);
+      assert.equal(isNewerResourceVersion(b, a), BigInt(b) > BigInt(a), `${b} > ${a}`);
+    }
+    assert.equal(isNewerResourceVersion('12a', '12'), true);
+    assert.equal(isNewerResourceVersion('-1', '-1'), false);
   });
 
   void test('lists in pages, then watches from the list resourceVersion with bookmarks', async (t) => {

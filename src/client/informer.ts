@@ -92,8 +92,28 @@ export function trimManagedFields<T extends KubeObject>(obj: T): T {
 
 export function isNewerResourceVersion(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || a === '' || b === undefined || b === '') return true;
-  if (/^\d+$/.test(a) && /^\d+$/.test(b)) return BigInt(a) > BigInt(b);
+  if (isDecimal(a) && isDecimal(b)) {
+    // Compared as numbers of any size without parsing them (this runs twice for every watch event):
+    // leading zeros aside, the longer is the larger, and of equal length the one later in code order.
+    const x = withoutLeadingZeros(a);
+    const y = withoutLeadingZeros(b);
+    return x.length !== y.length ? x.length > y.length : x > y;
+  }
   return a !== b;
+}
+
+function isDecimal(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
+
+function withoutLeadingZeros(s: string): string {
+  let i = 0;
+  while (i < s.length - 1 && s.charCodeAt(i) === 48) i++;
+  return i === 0 ? s : s.slice(i);
 }
 
 export function createInformer<T extends KubeObject>(
