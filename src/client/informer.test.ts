@@ -433,6 +433,12 @@ void describe('informer', () => {
     await waitUntil(() => inf.lastSyncResourceVersion() === '6', 'the events');
     assert.deepEqual(names('n1'), []);
     assert.deepEqual(names('n2'), ['b', 'c']);
+    // An update that leaves the index value alone keeps the key there, with the new object.
+    const running: Pod = { ...pod('b', '7', 'n2'), status: { phase: 'Running' } };
+    client.watches[0]?.send('MODIFIED', running);
+    await waitUntil(() => inf.lastSyncResourceVersion() === '7', 'the status update');
+    assert.deepEqual(names('n2'), ['b', 'c']);
+    assert.equal(inf.byIndex('nodeName', 'n2').find((p) => p.metadata?.name === 'b')?.status?.phase, 'Running');
     assert.throws(() => inf.byIndex('nope', 'x'), /Index with name nope does not exist/);
   });
 

@@ -90,6 +90,28 @@ export function trimManagedFields<T extends KubeObject>(obj: T): T {
   return { ...obj, metadata: rest };
 }
 
+function sameValues(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function indexValues(index: Map<string, Set<string>>, key: string, values: readonly string[]): void {
+  for (const value of values) {
+    let keys = index.get(value);
+    if (keys === undefined) index.set(value, (keys = new Set()));
+    keys.add(key);
+  }
+}
+
+function unindexValues(index: Map<string, Set<string>>, key: string, values: readonly string[]): void {
+  for (const value of values) {
+    const keys = index.get(value);
+    keys?.delete(key);
+    if (keys?.size === 0) index.delete(value);
+  }
+}
+
 export function isNewerResourceVersion(a: string | undefined, b: string | undefined): boolean {
   if (a === undefined || a === '' || b === undefined || b === '') return true;
   if (isDecimal(a) && isDecimal(b)) {
@@ -173,7 +195,7 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
       const index = new Map<string, Set<string>>();
       this.indexFns.set(name, fn);
       this.indices.set(name, index);
-      for (const [key, obj] of this.cache) this.indexOne(index, fn, key, obj);
+      for (const [key, obj] of this.cache) indexValues(index, key, this.indexValues(fn, obj));
     }
   }
 
@@ -409,21 +431,25 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
     return this.opts.transform !== undefined ? this.opts.transform(typed) : typed;
   }
 
+  /**
+   * Caches `obj` and moves its key between index values. As client-go's `updateSingleIndex`, an index whose
+   * values did not change is left alone: a pod's status update would otherwise take its key out of, and
+   * back into, its namespace's set of (at 150,000 pods) every key, whose table then fills with deleted
+   * entries and is rebuilt over and over.
+   */
   private store(key: string, obj: T): void {
     const old = this.cache.get(key);
-    if (old !== undefined) this.unindex(key, old);
     this.cache.set(key, obj);
     for (const [name, fn] of this.indexFns) {
       const index = this.indices.get(name);
-      if (index !== undefined) this.indexOne(index, fn, key, obj);
-    }
-  }
-
-  private indexOne(index: Map<string, Set<string>>, fn: (obj: T) => string[], key: string, obj: T): void {
-    for (const value of this.indexValues(fn, obj)) {
-      let keys = index.get(value);
-      if (keys === undefined) index.set(value, (keys = new Set()));
-      keys.add(key);
+      if (index === undefined) continue;
+      const values = this.indexValues(fn, obj);
+      if (old !== undefined) {
+        const oldValues = this.indexValues(fn, old);
+        if (sameValues(oldValues, values)) continue;
+        unindexValues(index, key, oldValues);
+      }
+      indexValues(index, key, values);
     }
   }
 
@@ -437,12 +463,7 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
   private unindex(key: string, obj: T): void {
     for (const [name, fn] of this.indexFns) {
       const index = this.indices.get(name);
-      if (index === undefined) continue;
-      for (const value of this.indexValues(fn, obj)) {
-        const keys = index.get(value);
-        keys?.delete(key);
-        if (keys?.size === 0) index.delete(value);
-      }
+      if (index !== undefined) unindexValues(index, key, this.indexValues(fn, obj));
     }
   }
 
