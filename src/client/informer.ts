@@ -96,7 +96,7 @@ function sameValues(a: readonly string[], b: readonly string[]): boolean {
   return true;
 }
 
-function indexValues(index: Map<string, Set<string>>, key: string, values: readonly string[]): void {
+function addToIndex(index: Map<string, Set<string>>, key: string, values: readonly string[]): void {
   for (const value of values) {
     let keys = index.get(value);
     if (keys === undefined) index.set(value, (keys = new Set()));
@@ -104,7 +104,7 @@ function indexValues(index: Map<string, Set<string>>, key: string, values: reado
   }
 }
 
-function unindexValues(index: Map<string, Set<string>>, key: string, values: readonly string[]): void {
+function removeFromIndex(index: Map<string, Set<string>>, key: string, values: readonly string[]): void {
   for (const value of values) {
     const keys = index.get(value);
     keys?.delete(key);
@@ -195,7 +195,7 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
       const index = new Map<string, Set<string>>();
       this.indexFns.set(name, fn);
       this.indices.set(name, index);
-      for (const [key, obj] of this.cache) indexValues(index, key, this.indexValues(fn, obj));
+      for (const [key, obj] of this.cache) addToIndex(index, key, this.indexValues(fn, obj));
     }
   }
 
@@ -434,8 +434,8 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
   /**
    * Caches `obj` and moves its key between index values. As client-go's `updateSingleIndex`, an index whose
    * values did not change is left alone: a pod's status update would otherwise take its key out of, and
-   * back into, its namespace's set of (at 150,000 pods) every key, whose table then fills with deleted
-   * entries and is rebuilt over and over.
+   * back into, its namespace's set, which holds every pod's key (150,000 at the benchmark's size) and whose
+   * table then fills with deleted entries and is rebuilt over and over.
    */
   private store(key: string, obj: T): void {
     const old = this.cache.get(key);
@@ -447,9 +447,9 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
       if (old !== undefined) {
         const oldValues = this.indexValues(fn, old);
         if (sameValues(oldValues, values)) continue;
-        unindexValues(index, key, oldValues);
+        removeFromIndex(index, key, oldValues);
       }
-      indexValues(index, key, values);
+      addToIndex(index, key, values);
     }
   }
 
@@ -463,7 +463,7 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
   private unindex(key: string, obj: T): void {
     for (const [name, fn] of this.indexFns) {
       const index = this.indices.get(name);
-      if (index !== undefined) unindexValues(index, key, this.indexValues(fn, obj));
+      if (index !== undefined) removeFromIndex(index, key, this.indexValues(fn, obj));
     }
   }
 
