@@ -477,10 +477,8 @@ export class SqliteBackend implements Backend {
   }
 
   async get(key: string): Promise<KeyValue | undefined> {
-    const stmts = this.#statements();
-    const cur = stmts.getCurrent.get(key);
-    if (cur === undefined) return undefined;
-    return { key, value: this.#row(stmts, cur.id).value, createRevision: cur.create_revision, modRevision: cur.id };
+    const kv = this.#currentKv(this.#statements(), key);
+    return kv === undefined ? undefined : plainKeyValue(kv);
   }
 
   async list(prefix: string, opts: ListOptions = {}): Promise<ListResult> {
