@@ -26,7 +26,7 @@ import { forbiddenMessage } from './auth/authz.js';
 import type { ResourceDef } from './discovery/resource-defs.js';
 import type { RequestContext } from './registry/store.js';
 import type { UserInfo } from './registry/policy.js';
-import { cachedJson, sharedObject, storedTextOf, type CachedObject, type StoredObject } from './storage/watch-cache.js';
+import { cachedJson, sharedObject, storedTextOf, storedTextWithoutManagedFieldsOf, type CachedObject, type StoredObject } from './storage/watch-cache.js';
 
 function copy<T>(v: unknown): T {
   return JSON.parse(JSON.stringify(v)) as T;
@@ -161,14 +161,15 @@ export class InProcessClient implements Client {
   /**
    * A watch whose events carry their objects as JSON text, for readers in another thread: a change comes as
    * its stored text with `storedRevision` (rebuild it with `objectOfStoredText`), so it is neither decoded
-   * nor serialised again here; deletions and the initial state come as the object's JSON.
+   * nor serialised again here; deletions and the initial state come as the object's JSON. With
+   * `managedFieldsUnread` a change's text comes without metadata.managedFields.
    */
   watchEncoded(res: ResourceType, opts: WatchOptions = {}): WatchStream<EncodedObject> {
     return this.startWatch<EncodedObject>(
       res,
       opts,
       (c) => {
-        const text = storedTextOf(c);
+        const text = opts.managedFieldsUnread === true ? storedTextWithoutManagedFieldsOf(c) : storedTextOf(c);
         return text !== undefined ? { json: text, storedRevision: c.rv } : { json: cachedJson(c) };
       },
       (status) => ({ json: JSON.stringify(status) }),

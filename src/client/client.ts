@@ -47,6 +47,12 @@ export interface WatchOptions {
   timeoutSeconds?: number;
   /** As `ListOptions.readOnly`: the caller never modifies the event objects. */
   readOnly?: boolean;
+  /**
+   * The caller drops `metadata.managedFields` of the event objects unread (an informer whose transform is
+   * `trimManagedFields`): a server in this process may leave them out of changes it sends as text to another
+   * thread. Over HTTP it changes nothing.
+   */
+  managedFieldsUnread?: boolean;
 }
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED' | 'BOOKMARK' | 'ERROR';

@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { apiErrors } from '../api/errors.js';
 import { resources } from '../api/resources.js';
-import type { KubeList, KubeObject, ListOptions } from './client.js';
+import type { KubeList, KubeObject, ListOptions, WatchOptions } from './client.js';
 import { FakeClock } from './clock.js';
 import { FakeClient, settle, waitUntil } from './_fake-client.js';
 import { createInformer, isNewerResourceVersion, objectKey, trimManagedFields, type Informer } from './informer.js';
@@ -169,6 +169,12 @@ void describe('informer', () => {
     assert.equal(trimmed.get('ns/a')?.metadata?.managedFields, undefined);
     assert.deepEqual(own.get('ns/a')?.metadata?.labels, { own: 'yes' });
     assert.deepEqual(own.get('ns/a')?.metadata?.managedFields, [{ manager: 'kubectl' }]);
+    // Only the informer that drops managedFields tells the server it will not read them.
+    await waitUntil(() => client.watches.length === 2, 'the watches');
+    const watchOpts = (namespace: string | undefined): WatchOptions | undefined =>
+      client.calls.find((c) => c.verb === 'watch' && (c.opts as WatchOptions).namespace === namespace)?.opts as WatchOptions | undefined;
+    assert.equal(watchOpts(undefined)?.managedFieldsUnread, true);
+    assert.equal(watchOpts('ns')?.managedFieldsUnread, undefined);
   });
 
   void test('watch events reach every handler in order; stale events are ignored', async (t) => {

@@ -369,6 +369,8 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
       resourceVersion: this.lastRV,
       allowWatchBookmarks: true,
       readOnly: true,
+      // Dropped on arrival anyway: a server in this process can leave them out of the text it sends.
+      ...(this.opts.transform === trimManagedFields ? { managedFieldsUnread: true } : {}),
       // client-go picks a random timeout between 5 and 10 minutes so watches of many clients spread out.
       timeoutSeconds: Math.floor(300 * (1 + Math.random())),
     });

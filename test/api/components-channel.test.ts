@@ -190,6 +190,30 @@ describe('components channel: a Client across a MessagePort', () => {
     }
   });
 
+  test('watches that drop managedFields get changes without them, the object otherwise the same', async () => {
+    const trimmed1 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true, managedFieldsUnread: true });
+    const trimmed2 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true, managedFieldsUnread: true });
+    const full = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
+    try {
+      await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'mf', namespace: 'default', labels: { a: 'b' } }, data: { k: 'v' } });
+      await client.patch(resources.configmaps, 'mf', 'merge', { data: { k: 'w' } }, { namespace: 'default', fieldManager: 'other' });
+      const isMf = (e: WatchEvent<ConfigMap>): boolean => e.object.metadata?.name === 'mf';
+      for (const type of ['ADDED', 'MODIFIED']) {
+        const [a, b, c] = await Promise.all([next(trimmed1, isMf), next(trimmed2, isMf), next(full, isMf)]);
+        assert.deepEqual([a.type, b.type, c.type], [type, type, type]);
+        assert.ok((c.object.metadata?.managedFields ?? []).length > 0, 'the server records managedFields');
+        assert.equal(a.object.metadata?.managedFields, undefined);
+        assert.equal(a.object, b.object, 'cut once and parsed once for both');
+        const { managedFields: _, ...rest } = c.object.metadata ?? {};
+        assert.deepEqual(a.object, { ...c.object, metadata: rest });
+      }
+    } finally {
+      trimmed1.close();
+      trimmed2.close();
+      full.close();
+    }
+  });
+
   test('many calls and events of one turn travel batched, each answered, in order', async () => {
     const w = client.watch<ConfigMap>(resources.configmaps, { namespace: 'batch', readOnly: true });
     try {

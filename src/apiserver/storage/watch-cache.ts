@@ -7,6 +7,7 @@
 import type { Backend, KeyValue, WatchEvent as StorageEvent } from '../../storage/backend.js';
 import { Compacted } from '../../storage/backend.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { withoutManagedFields } from './managed-fields-text.js';
 
 /** `ObjectMeta` without kubernetes-types' `readonly`: the server writes metadata. */
 export type MutableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
@@ -137,9 +138,20 @@ class LazyCachedObject implements CachedObject {
     return this.text;
   }
 
+  /** The stored text without metadata.managedFields, during the change's dispatch; cut once for all watchers. */
+  private trimmedText: string | undefined;
+
+  storedTextWithoutManagedFields(): string | undefined {
+    if (this.trimmedText !== undefined) return this.trimmedText;
+    const text = this.storedText();
+    if (text !== undefined) this.trimmedText = withoutManagedFields(text);
+    return this.trimmedText;
+  }
+
   settle(): void {
     this.dispatching = false;
     this.text = undefined;
+    this.trimmedText = undefined;
     if (!this.keepDecoded) this.decoded = undefined;
   }
 }
@@ -150,6 +162,11 @@ class LazyCachedObject implements CachedObject {
  */
 export function storedTextOf(c: CachedObject): string | undefined {
   return c instanceof LazyCachedObject ? c.storedText() : undefined;
+}
+
+/** As `storedTextOf`, without the object's metadata.managedFields (see `withoutManagedFields`). */
+export function storedTextWithoutManagedFieldsOf(c: CachedObject): string | undefined {
+  return c instanceof LazyCachedObject ? c.storedTextWithoutManagedFields() : undefined;
 }
 
 const frozen = new WeakSet<object>();
