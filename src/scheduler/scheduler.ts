@@ -163,11 +163,14 @@ export class Scheduler {
   start(): void {
     if (this.running) return;
     this.running = true;
-    const opts = { clock: this.clock, log: this.log };
+    // kube-scheduler drops managedFields from pods only (`newPodInformer`); nothing here reads them on any
+    // kind, and without them each change's text is the one the controllers' informers of this thread get
+    // (they drop them too), parsed once for all.
+    const opts = { clock: this.clock, log: this.log, transform: trimManagedFields };
     const nodes = createInformer<Node>(this.client, resources.nodes, opts);
     // kube-scheduler's pod informer (`newPodInformer`): no terminal pods (one that finishes leaves the cache
-    // and frees its room on the node), and no managedFields.
-    const pods = createInformer<Pod>(this.client, resources.pods, { ...opts, fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed', transform: trimManagedFields });
+    // and frees its room on the node).
+    const pods = createInformer<Pod>(this.client, resources.pods, { ...opts, fieldSelector: 'status.phase!=Succeeded,status.phase!=Failed' });
     this.podInformer = pods;
     this.pdbInformer = createInformer<PodDisruptionBudget>(this.client, resources.poddisruptionbudgets, opts);
     this.nsInformer = createInformer<Namespace>(this.client, resources.namespaces, opts);
