@@ -47,6 +47,12 @@ export type Reply =
   | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; same: number }
   | { t: 'end'; id: number };
 
+/**
+ * The API server's side starts at most this many requests in one event-loop turn (see `serveClients`). A
+ * call costs 50-300 µs there, so a turn stays within about 10 ms.
+ */
+const requestsPerTurn = 64;
+
 /** Messages sent in one event-loop turn travel together: one `postMessage` (and one wake-up) for many. */
 type Batch<T> = { t: 'batch'; items: T[] };
 
@@ -118,7 +124,7 @@ function statusOf(e: unknown): Status {
 }
 
 export interface ServeOptions {
-  /** Where each answered call's latency goes, from its arrival to its answer. */
+  /** Where each answered call's latency goes, from its arrival to its answer (its wait to be started included). */
   latency?: CallLatency;
 }
 
@@ -196,8 +202,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       if (watches.delete(id)) out.send({ t: 'end', id });
     }
   };
-  const onRequest = (m: unknown): void => {
-    if (!isRequest(m)) return;
+  const onRequest = (m: Request, arrived: number | undefined): void => {
     if (m.t === 'call') {
       let client: InProcessClient;
       try {
@@ -207,7 +212,6 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
         return;
       }
       const { id, method, args } = m;
-      const arrived = latency?.observed === true ? performance.now() : undefined;
       const answered = (): void => {
         if (arrived !== undefined) latency?.report(method, callResource(method, args), performance.now() - arrived);
       };
@@ -236,9 +240,33 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       w?.close();
     }
   };
-  const onMessage = (m: unknown): void => unbatch(m, onRequest);
+  // Requests wait here and are started at most `requestsPerTurn` to an event-loop turn. A port hands over
+  // every message queued on it in one go: after a busy spell that was thousands of calls, and starting them
+  // all at once held the event loop for seconds, while the storage commits and acknowledgements they
+  // waited for could not run.
+  const waiting: { m: Request; arrived: number | undefined }[] = [];
+  let startScheduled = false;
+  let stopped = false;
+  const startSome = (): void => {
+    startScheduled = false;
+    if (stopped) return;
+    for (const w of waiting.splice(0, requestsPerTurn)) onRequest(w.m, w.arrived);
+    if (waiting.length > 0) scheduleStart();
+  };
+  const scheduleStart = (): void => {
+    if (startScheduled) return;
+    startScheduled = true;
+    setImmediate(startSome);
+  };
+  const onMessage = (m: unknown): void =>
+    unbatch(m, (x) => {
+      if (!isRequest(x)) return;
+      waiting.push({ m: x, arrived: latency?.observed === true ? performance.now() : undefined });
+      scheduleStart();
+    });
   port.on('message', onMessage);
   return () => {
+    stopped = true;
     out.flush();
     port.off('message', onMessage);
     for (const w of watches.values()) w.close();

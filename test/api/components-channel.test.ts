@@ -259,6 +259,35 @@ describe('components channel: a Client across a MessagePort', () => {
     }
   });
 
+  test('many requests arriving at once are started a few to a turn, in order, and all answered', async () => {
+    const ch = new MessageChannel();
+    const started: string[] = [];
+    let startedWhenLoopRan: number | undefined;
+    // A stand-in for the API server's client: records each start; the first schedules a look at the event loop.
+    const stub = {
+      get: (_res: unknown, name: string) => {
+        if (started.length === 0) setImmediate(() => (startedWhenLoopRan = started.length));
+        started.push(name);
+        return Promise.resolve({ metadata: { name } });
+      },
+      encodedWrite: () => undefined,
+    };
+    const stop = serveClients(ch.port1, () => stub as unknown as InProcessClient);
+    const c2 = new PortConnection(ch.port2);
+    try {
+      const names = Array.from({ length: 500 }, (_, i) => `c${i}`);
+      const got = await Promise.all(names.map((n) => c2.client(admin).get<ConfigMap>(resources.configmaps, n, { namespace: 'default' })));
+      assert.deepEqual(got.map((g) => g.metadata?.name), names);
+      assert.deepEqual(started, names);
+      assert.ok(startedWhenLoopRan !== undefined && startedWhenLoopRan < names.length, `the event loop ran after ${String(startedWhenLoopRan)} starts`);
+    } finally {
+      c2.close();
+      stop();
+      ch.port1.close();
+      ch.port2.close();
+    }
+  });
+
   test('a closed connection fails calls at once and ends its watches', async () => {
     const ch = new MessageChannel();
     const stop = serveClients(ch.port1, (user) => new InProcessClient(srv.server, { user }));
