@@ -12,7 +12,7 @@ import type { Endpoints, Node, Pod, Service, ServicePort } from 'kubernetes-type
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { resources } from '../../api/resources.js';
 import type { Client } from '../../client/client.js';
-import { createInformer, realClock, trimManagedFields, type Clock, type Informer } from '../../client/index.js';
+import { createInformer, realClock, type Clock, type Informer } from '../../client/index.js';
 import type { NodeHostView } from '../agent.js';
 
 export interface NodePortProxyOptions {
@@ -103,8 +103,7 @@ export class NodePortProxy {
   async start(): Promise<void> {
     if (this.running || !this.enabled) return;
     this.running = true;
-    // Nothing here reads managedFields: without them pods and nodes come as the kubelets' informers get them.
-    const common = { clock: this.clock, log: this.log, transform: trimManagedFields };
+    const common = { clock: this.clock, log: this.log };
     this.services = createInformer<Service>(this.opts.client, resources.services, common);
     this.slices = createInformer<EndpointSlice>(this.opts.client, resources.endpointslices, {
       ...common,
