@@ -155,7 +155,9 @@ export class LocalCluster {
         ...(this.o.leaseRenewIntervalMs !== undefined ? { leaseRenewIntervalMs: this.o.leaseRenewIntervalMs } : {}),
         ...(this.o.nodeStatusUpdateFrequencyMs !== undefined ? { nodeStatusUpdateFrequencyMs: this.o.nodeStatusUpdateFrequencyMs } : {}),
       },
-      (user) => new InProcessClient(server, { user, inputsOwned: true }),
+      // The kubelet's writes are recorded in managedFields as `kubelet` (its user agent's name upstream, and
+      // `kubemix join`'s), not by the host's user name.
+      (user) => new InProcessClient(server, { user, inputsOwned: true, fieldManager: 'kubelet' }),
       { latency: server.callLatency },
       ...(this.o.log !== undefined ? [this.o.log] : []),
     );

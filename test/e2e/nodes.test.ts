@@ -59,6 +59,23 @@ describe('simulated nodes', () => {
     assert.equal(lowered.length, 1, `API server at nice ${own}; all threads at ${all.join(' ')}`);
   });
 
+  test("the kubelet's writes are recorded in managedFields as kubelet", async () => {
+    await c.kubectl(['apply', '-f', '-'], pod('managed-by-kubelet', `  nodeSelector:
+    kubernetes.io/os: linux
+  containers:
+  - name: web
+    image: nginx:1.27
+`));
+    await c.eventually('Running', async () => ((await statusOf('managed-by-kubelet')) === 'Running' ? true : undefined));
+    type Managed = { metadata: { managedFields: { manager: string; operation: string; subresource?: string }[] } };
+    const managers = (o: Managed): string[] => o.metadata.managedFields.map((m) => `${m.manager} ${m.operation} ${m.subresource ?? ''}`.trim());
+    const p = JSON.parse(await c.kubectl(['get', 'pod', 'managed-by-kubelet', '-o', 'json', '--show-managed-fields'])) as Managed;
+    assert.deepEqual(managers(p), ['kubectl-client-side-apply Update', 'kubelet Update status']);
+    const n = JSON.parse(await c.kubectl(['get', 'node', 'linux-amd64-1', '-o', 'json', '--show-managed-fields'])) as Managed;
+    assert.ok(managers(n).includes('kubelet Update'), managers(n).join(', '));
+    assert.ok(managers(n).includes('kubelet Update status'), managers(n).join(', '));
+  });
+
   test('a Linux-only image on a Windows node cannot be pulled', async () => {
     await c.kubectl(['apply', '-f', '-'], pod('linux-on-windows', `  nodeSelector:
     kubernetes.io/os: windows
