@@ -95,6 +95,10 @@ export async function startTestEtcd(): Promise<TestEtcd> {
     'new',
     '--log-level',
     'error',
+    // etcd's default 2 GiB quota fills at the benchmark's full size (150,000 pods and their events): writes
+    // then fail with "mvcc: database space exceeded". 8 GiB is etcd's suggested maximum, what large clusters run.
+    '--quota-backend-bytes',
+    String(8 * 1024 ** 3),
   ];
   let proc: ChildProcess | undefined;
   let output = '';
