@@ -30,9 +30,27 @@ function ceilDiv(a: bigint, b: bigint): bigint {
   return a % b !== 0n && a > 0n ? q + 1n : q;
 }
 
+/**
+ * Quantities already parsed, by their text. A cluster's objects repeat a few strings (`100m`, `128Mi`, a
+ * node's allocatable) and every pod's requests are read again by each component for each version of the
+ * pod, so most parses are repeats; a Quantity is immutable and can be shared. Cleared when full.
+ */
+const parsed = new Map<string, Quantity>();
+const maxParsed = 4096;
+
 /** Parses a quantity string; throws `QuantityParseError` on a malformed one (the API's message). */
 export function parseQuantity(input: string | number): Quantity {
-  const s = typeof input === 'number' ? String(input) : input.trim();
+  const text = typeof input === 'number' ? String(input) : input;
+  let q = parsed.get(text);
+  if (q === undefined) {
+    q = Object.freeze(parseText(text.trim()));
+    if (parsed.size >= maxParsed) parsed.clear();
+    parsed.set(text, q);
+  }
+  return q;
+}
+
+function parseText(s: string): Quantity {
   const m = quantityPattern.exec(s);
   if (m === null) throw new QuantityParseError(s);
   const sign = m[1] === '-' ? -1n : 1n;
