@@ -169,3 +169,38 @@ test('rulesFor lists the rules of every binding that applies', async () => {
     errors: [],
   });
 });
+
+test('with a policyVersion the applied rules are read once per user, groups and namespace until it changes', async () => {
+  const o = { clusterRoles: [newClusterRole('reader', newRule('get', '', 'pods', ''))], roleBindings: [newRoleBinding('ns1', 'reader', 'ClusterRole', 'User:ann', 'Group:readers')] };
+  let version = 1;
+  let bindingReads = 0;
+  const plain = source(o);
+  const a = new RbacAuthorizer({
+    ...plain,
+    listRoleBindings: async (ns) => {
+      bindingReads++;
+      return plain.listRoleBindings(ns);
+    },
+    policyVersion: async () => String(version),
+  });
+  const decide = async (user: string, groups: string, ns: string): Promise<string> => (await a.authorize(attrs(user, groups, 'get', 'pods', '', ns, ''))).decision;
+  assert.equal(await decide('ann', '', 'ns1'), 'allow');
+  assert.equal(await decide('ann', '', 'ns1'), 'allow');
+  assert.equal(bindingReads, 1);
+  // Other groups, another namespace: other rule sets.
+  assert.equal(await decide('bob', 'readers', 'ns1'), 'allow');
+  assert.equal(await decide('bob', '', 'ns1'), 'noOpinion');
+  assert.equal(await decide('ann', '', 'ns2'), 'noOpinion');
+  assert.equal(bindingReads, 4);
+  // Unchanged version: the kept answer stands even if the objects were changed behind its back.
+  o.roleBindings = [];
+  assert.equal(await decide('ann', '', 'ns1'), 'allow');
+  version++;
+  assert.equal(await decide('ann', '', 'ns1'), 'noOpinion');
+  // A missing role's error is kept in its place.
+  o.roleBindings = [newRoleBinding('ns1', 'gone', 'ClusterRole', 'User:ann')];
+  version++;
+  for (let i = 0; i < 2; i++) {
+    assert.deepEqual(await a.authorize(attrs('ann', '', 'get', 'pods', '', 'ns1', '')), { decision: 'noOpinion', reason: 'RBAC: clusterrole.rbac.authorization.k8s.io "gone" not found' });
+  }
+});

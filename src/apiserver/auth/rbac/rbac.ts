@@ -21,6 +21,12 @@ export interface RbacSource {
   listClusterRoles(): Promise<readonly ClusterRole[]>;
   listRoleBindings(namespace: string): Promise<readonly RoleBinding[]>;
   listClusterRoleBindings(): Promise<readonly ClusterRoleBinding[]>;
+  /**
+   * A value that changes whenever any Role, ClusterRole, RoleBinding or ClusterRoleBinding does: while it
+   * stays the same, the rules that apply to a user in a namespace do too. A source without it is read
+   * afresh for every request.
+   */
+  policyVersion?(): Promise<string>;
 }
 
 /**
@@ -63,8 +69,52 @@ export function ruleKey(r: PolicyRule): string {
 
 type Visitor = (rule: PolicyRule | undefined, err: string | undefined) => boolean;
 
+/** The rules that apply to a user in a namespace, in visiting order, with a missing role's error text in its place. */
+type AppliedRules = ReadonlyArray<PolicyRule | string>;
+
+/** Users and namespaces whose applied rules are kept at once (cleared when full). */
+const maxKeptRuleSets = 4096;
+
 export class RbacAuthorizer implements Authorizer, RuleResolver {
+  /**
+   * Applied rules per user and namespace, for the `policyVersion` they were read at. Every request asks,
+   * and walking every binding's subjects and reading its role again cost more than the request's own work
+   * for small writes; the answer only changes with the RBAC objects.
+   */
+  private kept = new Map<string, AppliedRules>();
+  private keptVersion: string | undefined = undefined;
+
   constructor(private readonly source: RbacSource) {}
+
+  /** The rules `visitRules` would visit, from `kept` while the policy is unchanged. */
+  private async appliedRules(user: UserInfo, namespace: string): Promise<AppliedRules> {
+    const version = await this.source.policyVersion?.();
+    if (version === undefined) return this.readAppliedRules(user, namespace);
+    if (version !== this.keptVersion) {
+      this.kept = new Map();
+      this.keptVersion = version;
+    }
+    const key = `${user.username}\u0000${user.groups.join('\u0001')}\u0000${namespace}`;
+    let rules = this.kept.get(key);
+    if (rules === undefined) {
+      rules = await this.readAppliedRules(user, namespace);
+      // Another request may have seen a newer policy meanwhile: keep only what was read at the kept version.
+      if (this.keptVersion === version) {
+        if (this.kept.size >= maxKeptRuleSets) this.kept.clear();
+        this.kept.set(key, rules);
+      }
+    }
+    return rules;
+  }
+
+  private async readAppliedRules(user: UserInfo, namespace: string): Promise<AppliedRules> {
+    const out: (PolicyRule | string)[] = [];
+    await this.visitRules(user, namespace, (rule, err) => {
+      out.push(err ?? (rule as PolicyRule));
+      return true;
+    });
+    return out;
+  }
 
   /** Visits every rule that applies to the user in the namespace; stops when the visitor returns false. */
   private async visitRules(user: UserInfo, namespace: string, visit: Visitor): Promise<void> {
@@ -105,20 +155,11 @@ export class RbacAuthorizer implements Authorizer, RuleResolver {
   }
 
   async authorize(a: AuthorizationAttributes): Promise<{ decision: Decision; reason: string }> {
-    let allowed = false;
     const errors: string[] = [];
-    await this.visitRules(a.user, a.namespace, (rule, err) => {
-      if (err !== undefined) {
-        errors.push(err);
-        return true;
-      }
-      if (rule !== undefined && ruleAllows(a, rule)) {
-        allowed = true;
-        return false;
-      }
-      return true;
-    });
-    if (allowed) return { decision: 'allow', reason: '' };
+    for (const r of await this.appliedRules(a.user, a.namespace)) {
+      if (typeof r === 'string') errors.push(r);
+      else if (ruleAllows(a, r)) return { decision: 'allow', reason: '' };
+    }
     return { decision: 'noOpinion', reason: errors.length > 0 ? `RBAC: ${aggregate(errors)}` : '' };
   }
 

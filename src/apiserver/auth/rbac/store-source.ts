@@ -34,6 +34,13 @@ export function storeRbacSource(server: ApiServer): RbacSource {
   };
   // Every request lists the bindings: the lists are kept until their cache changes (callers only read them).
   const lists = new Map<string, { cache: object; generation: number; items: unknown[] }>();
+  const cacheIds = new WeakMap<object, number>();
+  let nextCacheId = 0;
+  const idOf = (cache: object): number => {
+    let id = cacheIds.get(cache);
+    if (id === undefined) cacheIds.set(cache, (id = nextCacheId++));
+    return id;
+  };
   const list = async <T>(resource: string, namespace?: string): Promise<T[]> => {
     const cache = await server.store.cache(def(resource));
     const key = `${resource}/${namespace ?? ''}`;
@@ -44,7 +51,14 @@ export function storeRbacSource(server: ApiServer): RbacSource {
     lists.set(key, { cache, generation: cache.generation(), items });
     return items as T[];
   };
+  let policyDefs: ResourceDef[] | undefined;
   return {
+    policyVersion: async () => {
+      policyDefs ??= ['clusterrolebindings', 'clusterroles', 'rolebindings', 'roles'].map(def);
+      const caches = await Promise.all(policyDefs.map((d) => server.store.cache(d)));
+      // A cache started again (a new object) counts from 0: its identity is part of the version.
+      return caches.map((c) => `${idOf(c)}.${c.generation()}`).join('/');
+    },
     getRole: (ns, name) => get<Role>('roles', ns, name),
     getClusterRole: (name) => get<ClusterRole>('clusterroles', '', name),
     listClusterRoles: () => list<ClusterRole>('clusterroles'),
