@@ -293,6 +293,7 @@ class Statements {
   /** id, name, created, deleted, create_revision, prev_revision, value (positional: binding names costs more). */
   readonly insert: Database.Statement<[number, string, number, number, number, number, Uint8Array]>;
   readonly setCurrent: Database.Statement<[string, number, number]>;
+  readonly createCurrent: Database.Statement<[string, number, number]>;
   readonly deleteCurrent: Database.Statement<[string]>;
   readonly lastRevision: Database.Statement<[], number>;
   readonly getMeta: Database.Statement<[string], number>;
@@ -311,6 +312,9 @@ class Statements {
     this.setCurrent = db.prepare<[string, number, number]>(
       `INSERT INTO current (name, id, create_revision) VALUES (?, ?, ?)
        ON CONFLICT (name) DO UPDATE SET id = excluded.id, create_revision = excluded.create_revision`,
+    );
+    this.createCurrent = db.prepare<[string, number, number]>(
+      'INSERT INTO current (name, id, create_revision) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
     );
     this.deleteCurrent = db.prepare<[string]>('DELETE FROM current WHERE name = ?');
     this.lastRevision = db
@@ -763,20 +767,21 @@ export class SqliteBackend implements Backend {
     const outcomes: Outcome[] = [];
     const events: WatchEvent[] = [];
     for (const { op } of batch) {
-      const curKv = this.#currentKv(stmts, op.key);
       if (op.kind === 'create') {
-        if (curKv !== undefined) {
+        // The key's current row goes in first: when the key exists, inserting nothing is the answer, and
+        // a create (most writes at scale: pods, events) needs no read.
+        if (stmts.createCurrent.run(op.key, revision + 1, revision + 1).changes === 0) {
           outcomes.push({ ok: false, error: new KeyExists(op.key) });
           continue;
         }
         revision++;
         stmts.insert.run(revision, op.key, 1, 0, revision, 0, op.value);
-        stmts.setCurrent.run(op.key, revision, revision);
         const kv = { key: op.key, value: op.value, createRevision: revision, modRevision: revision };
         events.push({ type: 'put', kv, revision });
         outcomes.push({ ok: true, result: { revision, prev: undefined } });
         continue;
       }
+      const curKv = this.#currentKv(stmts, op.key);
       if (curKv === undefined) {
         outcomes.push({ ok: false, error: new KeyNotFound(op.key) });
         continue;
