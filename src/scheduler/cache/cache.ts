@@ -7,7 +7,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { NodeInfo, PodInfo, podKey, sameResourceFields, type ImageStateSummary } from '../framework/types.js';
 import { NodeTree } from './node-tree.js';
-import type { Snapshot } from './snapshot.js';
+import { nodeInfoChange, type Snapshot } from './snapshot.js';
 
 interface PodState {
   pod: Pod;
@@ -314,6 +314,7 @@ export class Cache {
         continue;
       }
       let existing = s.nodeInfoMap.get(name);
+      const added = existing === undefined;
       if (existing === undefined) {
         existing = new NodeInfo();
         s.nodeInfoMap.set(name, existing);
@@ -323,8 +324,10 @@ export class Cache {
       clone.imageStates = this.imageSummariesOf(ni);
       if (existing.podsWithAffinity.length > 0 !== clone.podsWithAffinity.length > 0) updateAffinityLists = true;
       if (existing.podsWithRequiredAntiAffinity.length > 0 !== clone.podsWithRequiredAntiAffinity.length > 0) updateAffinityLists = true;
+      // A node new to the snapshot changes the list: whoever counts recounts it.
+      const change = added || full ? undefined : nodeInfoChange(existing, clone);
       existing.copyFrom(clone);
-      s.recordChange(existing);
+      s.recordChange(existing, change);
     }
     this.dirty.clear();
     if (updateAllLists) {

@@ -4,8 +4,25 @@
  * list membership is rebuilt only when nodes come or go or a node gains/loses pods with affinity.
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
-import type { NodeInfoLister } from '../framework/interfaces.js';
-import { NodeInfo } from '../framework/types.js';
+import type { NodeInfoChange, NodeInfoLister } from '../framework/interfaces.js';
+import { NodeInfo, type PodInfo } from '../framework/types.js';
+
+const noPods: readonly PodInfo[] = [];
+
+/**
+ * What re-copying `existing` from `next` changes in its pods, by PodInfo identity (a pod keeps its PodInfo
+ * until its object is replaced). Equal nonzero `podsMatchStamp`s mean no pod's namespace, labels or
+ * deletion timestamp changed: the pods then count as they did, whatever else changed.
+ */
+export function nodeInfoChange(existing: NodeInfo, next: NodeInfo): NodeInfoChange {
+  const nodeChanged = existing.node !== next.node;
+  if (existing.podsMatchStamp !== 0 && existing.podsMatchStamp === next.podsMatchStamp) {
+    return { nodeChanged, added: noPods, removed: noPods };
+  }
+  const before = new Set(existing.pods);
+  const added = next.pods.filter((p) => !before.delete(p));
+  return { nodeChanged, added: added.length === 0 ? noPods : added, removed: before.size === 0 ? noPods : [...before] };
+}
 
 export class Snapshot implements NodeInfoLister {
   nodeInfoMap = new Map<string, NodeInfo>();
@@ -16,6 +33,8 @@ export class Snapshot implements NodeInfoLister {
   generation = 0;
   /** NodeInfos re-copied in place by the cache, oldest first; `changeLog[0]` has sequence `changeLogStart`. */
   private changeLog: NodeInfo[] = [];
+  /** What each copy of `changeLog` changed in its node's pods (undefined: not known). */
+  private changeDetails: (NodeInfoChange | undefined)[] = [];
   private changeLogStart = 0;
   private positions: Map<NodeInfo, number> | undefined = undefined;
   private positionsOf: readonly NodeInfo[] | undefined = undefined;
@@ -68,23 +87,29 @@ export class Snapshot implements NodeInfoLister {
     this.havePodsWithRequiredAntiAffinityNodeInfoList = this.nodeInfoList.filter((n) => n.podsWithRequiredAntiAffinity.length > 0);
   }
 
-  /** Called by the cache after re-copying `ni` in place; the log is dropped when it outgrows the node count. */
-  recordChange(ni: NodeInfo): void {
+  /**
+   * Called by the cache after re-copying `ni` in place. When the log outgrows the node count its older half
+   * is dropped: readers whose cursor is older compare every node instead.
+   */
+  recordChange(ni: NodeInfo, change?: NodeInfoChange): void {
     if (this.changeLog.length >= 2 * this.nodeInfoMap.size + 1024) {
-      this.changeLogStart += this.changeLog.length;
-      this.changeLog = [];
+      const dropped = this.changeLog.length >> 1;
+      this.changeLogStart += dropped;
+      this.changeLog = this.changeLog.slice(dropped);
+      this.changeDetails = this.changeDetails.slice(dropped);
     }
     this.changeLog.push(ni);
+    this.changeDetails.push(change);
   }
 
   changeCursor(): number {
     return this.changeLogStart + this.changeLog.length;
   }
 
-  changesSince(cursor: number): { log: readonly NodeInfo[]; from: number } | undefined {
+  changesSince(cursor: number): { log: readonly NodeInfo[]; from: number; changes: readonly (NodeInfoChange | undefined)[] } | undefined {
     const from = cursor - this.changeLogStart;
     if (from < 0 || from > this.changeLog.length) return undefined;
-    return { log: this.changeLog, from };
+    return { log: this.changeLog, from, changes: this.changeDetails };
   }
 
   indexOf(nodeInfo: NodeInfo): number | undefined {

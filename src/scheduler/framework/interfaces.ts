@@ -137,6 +137,17 @@ export const isBindPlugin = (p: Plugin): p is BindPlugin => has(p, 'bind');
 export const isPostBindPlugin = (p: Plugin): p is PostBindPlugin => has(p, 'postBind');
 export const isQueueSortPlugin = (p: Plugin): p is QueueSortPlugin => has(p, 'less');
 
+/**
+ * What one re-copy of a NodeInfo into the snapshot changed, for plugins that count the node's pods: the
+ * pods (as PodInfo objects) that left and came, relative to the copy before it.
+ */
+export interface NodeInfoChange {
+  /** The node object changed too (its labels, taints, ... may have). */
+  readonly nodeChanged: boolean;
+  readonly added: readonly PodInfo[];
+  readonly removed: readonly PodInfo[];
+}
+
 /** `NodeInfoLister` over the cycle's snapshot. */
 export interface NodeInfoLister {
   list(): readonly NodeInfo[];
@@ -147,8 +158,9 @@ export interface NodeInfoLister {
    * For plugins that keep derived state across cycles: the NodeInfos re-copied since `cursor` (a value
    * of `changeCursor()`), as `log.slice(from)` (repeats possible), and the position of a NodeInfo in
    * `list()`. Undefined when the lister keeps no log or `cursor` is too old: compare every node then.
+   * `changes[j]`, when known, says what the copy logged at `log[j]` changed in the node's pods.
    */
-  changesSince?(cursor: number): { log: readonly NodeInfo[]; from: number } | undefined;
+  changesSince?(cursor: number): { log: readonly NodeInfo[]; from: number; changes?: readonly (NodeInfoChange | undefined)[] } | undefined;
   changeCursor?(): number;
   indexOf?(nodeInfo: NodeInfo): number | undefined;
   /**

@@ -231,3 +231,37 @@ void test('a node counted through its pods\' label index gives countPodsMatchSel
     }
   }
 });
+
+void test('a node counted afresh while catching up is not moved again by its later logged copies', () => {
+  const matchCounts = new MatchCounts();
+  const selector = new Selector([{ key: 'app', operator: 'In', values: ['a'] }]);
+  const q: DomainQuestion = { topologyKey: 'zone', selector, selectorId: matchCounts.idOf(memoKey(selector, 'default')), namespace: 'default', valueOf: (ni) => (ni.labels['os'] === 'linux' ? (ni.labels['zone'] ?? '') : undefined) };
+  const cache = new Cache();
+  const snapshot = new Snapshot();
+  cache.addNode(makeNode('a').label('zone', 'z1').label('os', 'linux').obj());
+  cache.addNode(makeNode('b').label('zone', 'z1').label('os', 'linux').obj());
+  cache.addPod(makePod('p0').label('app', 'a').node('a').obj());
+  cache.updateSnapshot(snapshot);
+  const dc = new DomainCounts();
+  dc.sync(snapshot, q, matchCounts);
+  assert.equal(dc.total('z1'), 1);
+  // The node object changes (not its zone: the list stays), then pods come and go, over several copies.
+  cache.updateNode(undefined, makeNode('a').label('zone', 'z1').label('os', 'linux').label('tier', 'x').obj());
+  cache.updateSnapshot(snapshot);
+  const p1 = makePod('p1').label('app', 'a').node('a').obj();
+  cache.addPod(p1);
+  cache.updateSnapshot(snapshot);
+  cache.addPod(makePod('p2').label('app', 'a').node('a').obj());
+  cache.addPod(makePod('p3').label('app', 'b').node('a').obj());
+  cache.updateSnapshot(snapshot);
+  cache.removePod(p1);
+  cache.updateSnapshot(snapshot);
+  dc.sync(snapshot, q, matchCounts);
+  assert.equal(dc.total('z1'), reference(snapshot.list(), q).totals.get('z1'));
+  assert.equal(dc.total('z1'), 2);
+  // Only pods changed since: moved by them alone.
+  cache.addPod(makePod('p4').label('app', 'a').node('b').obj());
+  cache.updateSnapshot(snapshot);
+  dc.sync(snapshot, q, matchCounts);
+  assert.equal(dc.total('z1'), 3);
+});

@@ -11,7 +11,7 @@
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { Selector, requirementMatches, type Labels, type Requirement } from '../../../api/labels.js';
-import type { NodeInfoLister } from '../../framework/interfaces.js';
+import type { NodeInfoChange, NodeInfoLister } from '../../framework/interfaces.js';
 import type { NodeInfo, PodInfo, PodLabelIndex } from '../../framework/types.js';
 
 /**
@@ -32,12 +32,25 @@ export function countPodsMatchSelector(pods: readonly PodInfo[], selector: Selec
   if (selector.isEmpty()) return 0;
   const reqs = conjunctionOf(selector);
   let n = 0;
-  for (const p of pods) {
-    const m = p.pod.metadata;
-    if (m?.deletionTimestamp !== undefined || m?.namespace !== ns) continue;
-    if (reqs === undefined ? selector.matches(m.labels) : matchesAll(reqs, m.labels)) n++;
-  }
+  for (const p of pods) if (podCounts(p, selector, reqs, ns)) n++;
   return n;
+}
+
+/** Whether `countPodsMatchSelector` counts the pod; `reqs` is `conjunctionOf(selector)`, and the selector is not empty. */
+function podCounts(p: PodInfo, selector: Selector, reqs: readonly Requirement[] | undefined, ns: string): boolean {
+  const m = p.pod.metadata;
+  if (m?.deletionTimestamp !== undefined || m?.namespace !== ns) return false;
+  return reqs === undefined ? selector.matches(m.labels) : matchesAll(reqs, m.labels);
+}
+
+/** How much a change of a node's pods moves its count: what came and counts, less what left and counted. */
+function countDelta(change: NodeInfoChange, selector: Selector, ns: string): number {
+  if ((change.added.length === 0 && change.removed.length === 0) || selector.isEmpty()) return 0;
+  const reqs = conjunctionOf(selector);
+  let d = 0;
+  for (const p of change.added) if (podCounts(p, selector, reqs, ns)) d++;
+  for (const p of change.removed) if (podCounts(p, selector, reqs, ns)) d--;
+  return d;
 }
 
 function indexPodLabel(pods: readonly PodInfo[], key: string): PodLabelIndex {
@@ -154,6 +167,8 @@ export class DomainCounts {
   private list: readonly NodeInfo[] | undefined = undefined;
   private nodes: (Node | undefined)[] = [];
   private generations = new Float64Array(0);
+  /** Per position, the change cursor at which the node was last counted afresh while catching up with the log. */
+  private countedAt = new Float64Array(0);
   private values: (string | undefined)[] = [];
   private counts = new Int32Array(0);
   private readonly totals = new Map<string, number>();
@@ -164,7 +179,9 @@ export class DomainCounts {
   /**
    * Catches up with the lister's node list: a different list array means a full recount; otherwise the
    * nodes re-copied since the last call (from the lister's change log, or by comparing every node when
-   * it has none) are counted again.
+   * it has none) are brought up to date. A logged copy that says which pods came and left moves the
+   * node's count by those pods alone; other copies (a changed node object, an unknown change) have the
+   * node counted again.
    */
   sync(lister: NodeInfoLister, q: DomainQuestion, matchCounts: MatchCounts): void {
     const list = lister.list();
@@ -174,11 +191,23 @@ export class DomainCounts {
     } else {
       const changes = this.cursor === undefined ? undefined : lister.changesSince?.(this.cursor);
       if (changes !== undefined && lister.indexOf !== undefined) {
-        const { log, from } = changes;
+        const { log, from, changes: details } = changes;
+        const start = this.cursor ?? 0;
+        const end = start + (log.length - from);
         for (let j = from; j < log.length; j++) {
           const ni = log[j] as NodeInfo;
           const i = lister.indexOf(ni);
-          if (i !== undefined && list[i] === ni) this.update(i, ni, q, matchCounts);
+          if (i === undefined || list[i] !== ni) continue;
+          // A node counted afresh during this catch-up already reflects its later copies.
+          if (start + (j - from) < (this.countedAt[i] ?? 0)) continue;
+          const change = details?.[j];
+          if (change === undefined || change.nodeChanged || ni.node !== this.nodes[i]) {
+            this.generations[i] = NaN;
+            this.update(i, ni, q, matchCounts);
+            this.countedAt[i] = end;
+          } else {
+            this.move(i, ni, change, q);
+          }
         }
       } else {
         for (let i = 0; i < list.length; i++) this.update(i, list[i] as NodeInfo, q, matchCounts);
@@ -204,6 +233,20 @@ export class DomainCounts {
     if (value !== old) this.ordered = undefined;
   }
 
+  /**
+   * Applies one logged copy of `ni`, at `i`, whose node object is the one its value was taken from. The
+   * catch-up applies every later copy too, so the position then reflects `ni` as it is now.
+   */
+  private move(i: number, ni: NodeInfo, change: NodeInfoChange, q: DomainQuestion): void {
+    this.generations[i] = ni.generation;
+    const value = this.values[i];
+    if (value === undefined) return;
+    const d = countDelta(change, q.selector, q.namespace);
+    if (d === 0) return;
+    this.counts[i] = (this.counts[i] ?? 0) + d;
+    this.totals.set(value, (this.totals.get(value) ?? 0) + d);
+  }
+
   private add(value: string | undefined, count: number): void {
     if (value === undefined) return;
     this.totals.set(value, (this.totals.get(value) ?? 0) + count);
@@ -227,6 +270,7 @@ export class DomainCounts {
     this.list = list;
     this.nodes = new Array<Node | undefined>(n);
     this.generations = new Float64Array(n);
+    this.countedAt = new Float64Array(n);
     this.values = new Array<string | undefined>(n);
     this.counts = new Int32Array(n);
     this.totals.clear();
