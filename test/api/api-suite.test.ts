@@ -96,6 +96,14 @@ for (const [kind] of matrix) {
       assert.match(created.metadata?.name ?? '', /^gen-[bcdfghjklmnpqrstvwxz2456789]{5}$/);
     });
 
+    test('a name the client gives is kept beside generateName, and its clash is a 409', async () => {
+      const name = fresh('gen-given');
+      const obj = { metadata: { name, generateName: `${name.slice(0, 4)}`, namespace: ns } };
+      const created = await c.create<Obj>(resources.configmaps, obj);
+      assert.equal(created.metadata?.name, name);
+      await rejectsWith(c.create(resources.configmaps, obj), 409, `configmaps "${name}" already exists`);
+    });
+
     test('dryRun create validates but stores nothing', async () => {
       const name = fresh('dry');
       const out = await c.create<Obj>(resources.configmaps, { metadata: { name, namespace: ns } }, { dryRun: true });

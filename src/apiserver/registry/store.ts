@@ -562,9 +562,10 @@ export class Store {
     delete md.deletionGracePeriodSeconds;
     if (tracksGeneration(def)) md.generation = 1;
     else delete md.generation;
-    if ((md.name === undefined || md.name === '') && md.generateName !== undefined && md.generateName !== '') {
-      md.name = md.generateName + randomSuffix();
-    }
+    // Only a name the server generated is generated again on a clash (RetryGenerateName); a name the
+    // client gave is kept, generateName or not, and a clash is the client's 409.
+    const generated = (md.name === undefined || md.name === '') && md.generateName !== undefined && md.generateName !== '';
+    if (generated) md.name = (md.generateName ?? '') + randomSuffix();
     if (md.name === undefined || md.name === '') {
       throw this.invalid(def, '', [fieldErrors.required('metadata.name', 'name or generateName is required')]);
     }
@@ -578,12 +579,11 @@ export class Store {
       }
       return obj;
     }
-    return this.writeNew(def, namespace, obj);
+    return this.writeNew(def, namespace, obj, generated);
   }
 
-  private async writeNew(def: ResourceDef, namespace: string, obj: StoredObject): Promise<StoredObject> {
+  private async writeNew(def: ResourceDef, namespace: string, obj: StoredObject, generated: boolean): Promise<StoredObject> {
     const md = obj.metadata ?? {};
-    const generated = md.generateName !== undefined && md.generateName !== '' && md.name?.startsWith(md.generateName) === true;
     for (let attempt = 0; ; attempt++) {
       const name = md.name ?? '';
       const text = storedJson(obj);
