@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
-import type { Node, Pod } from 'kubernetes-types/core/v1.js';
+import type { Event, Node, Pod } from 'kubernetes-types/core/v1.js';
 import { resources } from '../api/resources.js';
 import { FakeClock } from '../client/index.js';
 import { FakeClient } from './_fake-client.js';
@@ -13,9 +13,9 @@ const T0 = Date.parse('2026-01-01T00:00:00Z');
 const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 const spec = (name: string, i: number): SimulatedNodeSpec => ({ name, os: 'linux', arch: 'amd64', internalIP: `127.0.1.${i}`, podCIDR: `10.244.${i}.0/24`, cpu: 2, memory: '4Gi', maxPods: 110 });
 
-async function setup(t: { after(fn: () => void): void }, nodes: SimulatedNodeSpec[], client = new FakeClient()) {
+async function setup(t: { after(fn: () => void): void }, nodes: SimulatedNodeSpec[], client = new FakeClient(), nodeEvents = false) {
   const clock = new FakeClock(T0);
-  const host = new NodeHost({ client, clock, nodes, cni: 'preinstalled', watchAllNodes: true, log: () => undefined, nodeEvents: false });
+  const host = new NodeHost({ client, clock, nodes, cni: 'preinstalled', watchAllNodes: true, log: () => undefined, nodeEvents });
   t.after(() => {
     host.stop();
     client.closeAll();
@@ -92,4 +92,19 @@ void test('a host of several nodes lists and watches bound pods only, as each ku
   for (let i = 0; i < 5; i++) await flush();
   assert.ok(selectors.length >= 2);
   assert.deepEqual(new Set(selectors), new Set(['spec.nodeName!=']));
+});
+
+void test('every kubelet of a large host records its node events, as upstream kubelets do', async (t) => {
+  const names = Array.from({ length: 600 }, (_, i) => `big-${i}`);
+  const client = new FakeClient();
+  const host = new NodeHost({ client, clock: new FakeClock(T0), nodes: names.map((n, i) => spec(n, i % 250)), cni: 'preinstalled', watchAllNodes: true, log: () => undefined });
+  t.after(() => {
+    host.stop();
+    client.closeAll();
+  });
+  await host.start();
+  await host.waitForSync();
+  for (let i = 0; i < 50; i++) await flush();
+  const starting = new Set(client.all<Event>(resources.events).filter((e) => e.reason === 'Starting' && e.message === 'Starting kubelet.').map((e) => e.involvedObject.name));
+  assert.equal(starting.size, names.length);
 });

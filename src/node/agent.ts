@@ -55,8 +55,8 @@ export interface NodeHostOptions {
   /** How often node status is posted when unchanged (kubelet `nodeStatusReportFrequency`, 5 min). */
   nodeStatusReportFrequencyMs?: number;
   /**
-   * Node events (Starting, NodeHasSufficientMemory, NodeReady, ...) as the kubelet records them; default on
-   * when hosting at most 500 nodes (thousands of nodes would write tens of thousands of Events at start).
+   * Node events (Starting, NodeHasSufficientMemory, NodeReady, ...) as every kubelet records them, however
+   * many nodes the host runs; default on.
    */
   nodeEvents?: boolean;
   /** Parallel registrations at start (default 32). */
@@ -527,7 +527,7 @@ export class NodeHost implements NodeHostView {
   }
 
   private recordEvent(n: SimulatedNode, type: 'Normal' | 'Warning', reason: string, message: string): void {
-    if (!(this.opts.nodeEvents ?? this.nodes.size <= 500)) return;
+    if (this.opts.nodeEvents === false) return;
     // The kubelet's node reference uses the node name as UID.
     n.recorder.event({ apiVersion: 'v1', kind: 'Node', metadata: { name: n.spec.name, uid: n.spec.name } }, type, reason, message);
   }
