@@ -5,9 +5,17 @@
  */
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { NodeInfoChange, NodeInfoLister } from '../framework/interfaces.js';
+import { jsonDeepEqual } from '../../util/json-equal.js';
 import { NodeInfo, type PodInfo } from '../framework/types.js';
 
 const noPods: readonly PodInfo[] = [];
+
+/** Whether the node's name, labels or spec (its taints, unschedulable) differ between two of its objects. */
+function domainFieldsChanged(a: Node | undefined, b: Node | undefined): boolean {
+  if (a === b) return false;
+  if (a === undefined || b === undefined) return true;
+  return a.metadata?.name !== b.metadata?.name || !jsonDeepEqual(a.metadata?.labels, b.metadata?.labels) || !jsonDeepEqual(a.spec, b.spec);
+}
 
 /**
  * What re-copying `existing` from `next` changes in its pods, by PodInfo identity (a pod keeps its PodInfo
@@ -15,7 +23,7 @@ const noPods: readonly PodInfo[] = [];
  * deletion timestamp changed: the pods then count as they did, whatever else changed.
  */
 export function nodeInfoChange(existing: NodeInfo, next: NodeInfo): NodeInfoChange {
-  const nodeChanged = existing.node !== next.node;
+  const nodeChanged = domainFieldsChanged(existing.node, next.node);
   if (existing.podsMatchStamp !== 0 && existing.podsMatchStamp === next.podsMatchStamp) {
     return { nodeChanged, added: noPods, removed: noPods };
   }

@@ -142,7 +142,10 @@ export const isQueueSortPlugin = (p: Plugin): p is QueueSortPlugin => has(p, 'le
  * pods (as PodInfo objects) that left and came, relative to the copy before it.
  */
 export interface NodeInfoChange {
-  /** The node object changed too (its labels, taints, ... may have). */
+  /**
+   * The node's name, labels or spec changed too: what a count's domain may depend on. A new node object
+   * with only a new status (the kubelet's heartbeats) is not a change here.
+   */
   readonly nodeChanged: boolean;
   readonly added: readonly PodInfo[];
   readonly removed: readonly PodInfo[];

@@ -157,7 +157,8 @@ export interface DomainQuestion {
   namespace: string;
   /**
    * The topology value a node contributes to, or undefined when the node is not counted (missing required
-   * topology keys, or excluded by the node inclusion policies). Must depend only on the node object.
+   * topology keys, or excluded by the node inclusion policies). Must depend only on the node's name,
+   * labels and spec (a new node object with only a new status keeps the value).
    */
   valueOf(nodeInfo: NodeInfo): string | undefined;
 }
@@ -201,8 +202,10 @@ export class DomainCounts {
           // A node counted afresh during this catch-up already reflects its later copies.
           if (start + (j - from) < (this.countedAt[i] ?? 0)) continue;
           const change = details?.[j];
-          if (change === undefined || change.nodeChanged || ni.node !== this.nodes[i]) {
+          if (change === undefined || change.nodeChanged) {
+            // Counted afresh, value included: earlier copies moved here may have taken the latest node object.
             this.generations[i] = NaN;
+            this.nodes[i] = undefined;
             this.update(i, ni, q, matchCounts);
             this.countedAt[i] = end;
           } else {
@@ -239,6 +242,8 @@ export class DomainCounts {
    */
   private move(i: number, ni: NodeInfo, change: NodeInfoChange, q: DomainQuestion): void {
     this.generations[i] = ni.generation;
+    // A new object of the same name, labels and spec: the value taken from the old one holds.
+    this.nodes[i] = ni.node;
     const value = this.values[i];
     if (value === undefined) return;
     const d = countDelta(change, q.selector, q.namespace);
