@@ -332,6 +332,26 @@ export class NodeInfo {
     this.update(pi, 1);
   }
 
+  /**
+   * Removes this PodInfo, found by identity (a scan of pointers, no object read), else by its pod's key;
+   * returns false when it is not on this node.
+   */
+  removePodInfo(pi: PodInfo): boolean {
+    const i = this.pods.indexOf(pi);
+    if (i < 0) return this.removePod(pi.pod);
+    this.pods.splice(i, 1);
+    if (this.podsWithAffinity.length > 0) {
+      const j = this.podsWithAffinity.indexOf(pi);
+      if (j >= 0) this.podsWithAffinity.splice(j, 1);
+    }
+    if (this.podsWithRequiredAntiAffinity.length > 0) {
+      const k = this.podsWithRequiredAntiAffinity.indexOf(pi);
+      if (k >= 0) this.podsWithRequiredAntiAffinity.splice(k, 1);
+    }
+    this.update(pi, -1);
+    return true;
+  }
+
   /** Removes by pod key; returns false when the pod is not on this node. */
   removePod(pod: Pod): boolean {
     const key = podKey(pod);
