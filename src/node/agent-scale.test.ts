@@ -96,14 +96,7 @@ void test('a host of several nodes lists and watches bound pods only, as each ku
 
 void test('every kubelet of a large host records its node events, as upstream kubelets do', async (t) => {
   const names = Array.from({ length: 600 }, (_, i) => `big-${i}`);
-  const client = new FakeClient();
-  const host = new NodeHost({ client, clock: new FakeClock(T0), nodes: names.map((n, i) => spec(n, i % 250)), cni: 'preinstalled', watchAllNodes: true, log: () => undefined });
-  t.after(() => {
-    host.stop();
-    client.closeAll();
-  });
-  await host.start();
-  await host.waitForSync();
+  const { client } = await setup(t, names.map((n, i) => spec(n, i % 250)), new FakeClient(), true);
   for (let i = 0; i < 50; i++) await flush();
   const starting = new Set(client.all<Event>(resources.events).filter((e) => e.reason === 'Starting' && e.message === 'Starting kubelet.').map((e) => e.involvedObject.name));
   assert.equal(starting.size, names.length);
