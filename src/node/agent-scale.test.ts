@@ -13,9 +13,10 @@ const T0 = Date.parse('2026-01-01T00:00:00Z');
 const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 const spec = (name: string, i: number): SimulatedNodeSpec => ({ name, os: 'linux', arch: 'amd64', internalIP: `127.0.1.${i}`, podCIDR: `10.244.${i}.0/24`, cpu: 2, memory: '4Gi', maxPods: 110 });
 
-async function setup(t: { after(fn: () => void): void }, nodes: SimulatedNodeSpec[], client = new FakeClient(), nodeEvents = false) {
+/** `events`: the host's `nodeEvents` option as given (`{}` for its default). */
+async function setup(t: { after(fn: () => void): void }, nodes: SimulatedNodeSpec[], client = new FakeClient(), events: { nodeEvents?: boolean } = { nodeEvents: false }) {
   const clock = new FakeClock(T0);
-  const host = new NodeHost({ client, clock, nodes, cni: 'preinstalled', watchAllNodes: true, log: () => undefined, nodeEvents });
+  const host = new NodeHost({ client, clock, nodes, cni: 'preinstalled', watchAllNodes: true, log: () => undefined, ...events });
   t.after(() => {
     host.stop();
     client.closeAll();
@@ -96,7 +97,7 @@ void test('a host of several nodes lists and watches bound pods only, as each ku
 
 void test('every kubelet of a large host records its node events, as upstream kubelets do', async (t) => {
   const names = Array.from({ length: 600 }, (_, i) => `big-${i}`);
-  const { client } = await setup(t, names.map((n, i) => spec(n, i % 250)), new FakeClient(), true);
+  const { client } = await setup(t, names.map((n, i) => spec(n, i % 250)), new FakeClient(), {});
   for (let i = 0; i < 50; i++) await flush();
   const starting = new Set(client.all<Event>(resources.events).filter((e) => e.reason === 'Starting' && e.message === 'Starting kubelet.').map((e) => e.involvedObject.name));
   assert.equal(starting.size, names.length);
