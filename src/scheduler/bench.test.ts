@@ -25,13 +25,15 @@ void test('a small benchmark run binds what can be bound and rejects the rest', 
   for (const r of results) assert.ok(r.podsPerSecond > 0 && r.cpuSeconds > 0);
 });
 
-void test('the ClusterMix variant (the scale benchmark pods with ReplicaSet spreading) binds every pod, reproducibly', () => {
-  const run = (): [number, number, string] => {
-    const [r] = runSchedulerBench({ nodes: 300, initialPods: 30, measuredPods: 300, variants: ['ClusterMix'] });
-    assert.ok(r !== undefined);
-    return [r.bound, r.unschedulable, r.placementsHash];
-  };
-  const first = run();
-  assert.deepEqual(first.slice(0, 2), [300, 0]);
-  assert.deepEqual(run(), first);
-});
+for (const variant of ['ClusterMix', 'ClusterMixManyWorkloads'] as const) {
+  void test(`the ${variant} variant (the scale benchmark pods with ReplicaSet spreading) binds every pod, reproducibly`, () => {
+    const run = (): [number, number, string] => {
+      const [r] = runSchedulerBench({ nodes: 300, initialPods: 30, measuredPods: 300, variants: [variant] });
+      assert.ok(r !== undefined);
+      return [r.bound, r.unschedulable, r.placementsHash];
+    };
+    const first = run();
+    assert.deepEqual(first.slice(0, 2), [300, 0]);
+    assert.deepEqual(run(), first);
+  });
+}

@@ -16,9 +16,15 @@ import { Framework } from './framework/runtime.js';
 import { newInTreeRegistry } from './plugins/registry.js';
 import { SchedulingAlgorithm } from './schedule-one.js';
 
-export type BenchVariant = 'SchedulingBasic' | 'NodeAffinityAndTaints' | 'UnschedulableHeavy' | 'ClusterMix';
+export type BenchVariant = 'SchedulingBasic' | 'NodeAffinityAndTaints' | 'UnschedulableHeavy' | 'ClusterMix' | 'ClusterMixManyWorkloads';
 
-export const benchVariants: readonly BenchVariant[] = ['SchedulingBasic', 'NodeAffinityAndTaints', 'UnschedulableHeavy', 'ClusterMix'];
+export const benchVariants: readonly BenchVariant[] = ['SchedulingBasic', 'NodeAffinityAndTaints', 'UnschedulableHeavy', 'ClusterMix', 'ClusterMixManyWorkloads'];
+
+/**
+ * The workloads of `ClusterMixManyWorkloads`, taking turns as the scale benchmark's 152 Deployments do in
+ * the queue: PodTopologySpread then asks a few hundred questions in turn (ClusterMix asks a few dozen).
+ */
+const manyWorkloads = 25;
 
 export interface BenchOptions {
   nodes?: number;
@@ -166,12 +172,13 @@ const clusterMixKinds = ['none', 'none', 'none', 'linux', 'linux', 'spread', 'ar
  * zone spread (maxSkew 1, DoNotSchedule) with a linux nodeSelector; each owned by a ReplicaSet of its kind
  * (`app` label), so every pod also gets the system default spreading.
  */
-export function clusterMixPods(n: number, offset = 0): Pod[] {
+export function clusterMixPods(n: number, offset = 0, workloadsPerKind?: number): Pod[] {
   const out: Pod[] = [];
   for (let j = 0; j < n; j++) {
     const i = j + offset;
     const c = clusterMixKinds[i % clusterMixKinds.length] ?? 'none';
-    const app = `${c}-${Math.trunc(i / 5000)}`;
+    // Consecutive pods of one workload, or (with workloadsPerKind) workloads in turn.
+    const app = `${c}-${workloadsPerKind === undefined ? Math.trunc(i / 5000) : i % workloadsPerKind}`;
     const name = `${app}-${i}`;
     const spec: NonNullable<Pod['spec']> = {
       schedulerName: 'default-scheduler',
@@ -233,7 +240,8 @@ export function runVariant(variant: BenchVariant, opts: BenchOptions = {}): Benc
   const measured = opts.measuredPods ?? 10_000;
   const random = mulberry32(opts.seed ?? 1);
   const cache = new Cache();
-  const mix = variant === 'ClusterMix';
+  const mix = variant === 'ClusterMix' || variant === 'ClusterMixManyWorkloads';
+  const workloadsPerKind = variant === 'ClusterMixManyWorkloads' ? manyWorkloads : undefined;
   const nodes = mix ? clusterMixNodes(numNodes) : benchNodes(numNodes);
   for (const n of nodes) cache.addNode(n);
   const linux = nodes.filter((n) => n.metadata?.labels?.['kubernetes.io/os'] === 'linux');
@@ -244,9 +252,9 @@ export function runVariant(variant: BenchVariant, opts: BenchOptions = {}): Benc
   }
   const fwk = new Framework({ registry: newInTreeRegistry(), profile: defaultProfile(), random, ...(mix ? { spreadingSelectorSource: clusterMixSpreading() } : {}) });
   const algo = new SchedulingAlgorithm({ cache, random });
-  const pods = mix ? clusterMixPods(measured) : benchPods(variant, measured);
+  const pods = mix ? clusterMixPods(measured, 0, workloadsPerKind) : benchPods(variant, measured);
   // Warm-up pods (not measured) let the JIT settle.
-  for (const p of mix ? clusterMixPods(200, 1_000_000) : benchPods(variant, 200, 1_000_000)) {
+  for (const p of mix ? clusterMixPods(200, 1_000_000, workloadsPerKind) : benchPods(variant, 200, 1_000_000)) {
     const out = algo.schedulingCycle(fwk, p);
     if (out.kind === 'assumed') cache.finishBinding(out.assumedPod);
   }

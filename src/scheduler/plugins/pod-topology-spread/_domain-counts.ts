@@ -181,7 +181,7 @@ export class DomainCounts {
    * Catches up with the lister's node list: a different list array means a full recount; otherwise the
    * nodes re-copied since the last call (from the lister's change log, or by comparing every node when
    * it has none) are brought up to date. A logged copy that says which pods came and left moves the
-   * node's count by those pods alone; other copies (a changed node object, an unknown change) have the
+   * node's count by those pods alone; other copies (new node labels or spec, an unknown change) have the
    * node counted again.
    */
   sync(lister: NodeInfoLister, q: DomainQuestion, matchCounts: MatchCounts): void {
