@@ -338,7 +338,19 @@ export class NodeInfo {
    */
   removePodInfo(pi: PodInfo): boolean {
     const i = this.pods.indexOf(pi);
-    if (i < 0) return this.removePod(pi.pod);
+    return i < 0 ? this.removePod(pi.pod) : this.removePodAt(i);
+  }
+
+  /** Removes by pod key; returns false when the pod is not on this node. */
+  removePod(pod: Pod): boolean {
+    const key = podKey(pod);
+    const i = this.pods.findIndex((p) => p.uid === key);
+    return i >= 0 && this.removePodAt(i);
+  }
+
+  /** Removes `pods[i]`, and the same PodInfo from the affinity lists (which hold the objects of `pods`). */
+  private removePodAt(i: number): true {
+    const pi = this.pods[i] as PodInfo;
     this.pods.splice(i, 1);
     if (this.podsWithAffinity.length > 0) {
       const j = this.podsWithAffinity.indexOf(pi);
@@ -348,21 +360,6 @@ export class NodeInfo {
       const k = this.podsWithRequiredAntiAffinity.indexOf(pi);
       if (k >= 0) this.podsWithRequiredAntiAffinity.splice(k, 1);
     }
-    this.update(pi, -1);
-    return true;
-  }
-
-  /** Removes by pod key; returns false when the pod is not on this node. */
-  removePod(pod: Pod): boolean {
-    const key = podKey(pod);
-    const i = this.pods.findIndex((p) => p.uid === key);
-    if (i < 0) return false;
-    const pi = this.pods[i] as PodInfo;
-    this.pods.splice(i, 1);
-    const j = this.podsWithAffinity.findIndex((p) => p.uid === key);
-    if (j >= 0) this.podsWithAffinity.splice(j, 1);
-    const k = this.podsWithRequiredAntiAffinity.findIndex((p) => p.uid === key);
-    if (k >= 0) this.podsWithRequiredAntiAffinity.splice(k, 1);
     this.update(pi, -1);
     return true;
   }
