@@ -209,24 +209,34 @@ export class SchedulingAlgorithm {
     const found: NodeInfo[] = new Array<NodeInfo>(numNodesToFind);
     let n = 0;
     const start = this.nextStartNodeIndex;
+    // Judging by position reads the node table's columns, not the NodeInfos (only the feasible ones are taken).
+    const byPosition = fwk.filterByPosition(state, pod, nodes);
+    const names = this.snapshot.table.names;
+    let lastRejection: Status | undefined;
     for (let i = 0; i < numAllNodes; i++) {
-      const ni = nodes[(start + i) % numAllNodes] as NodeInfo;
-      const s = fwk.runFilterPluginsWithNominatedPods(state, pod, ni);
+      const at = (start + i) % numAllNodes;
+      const s = byPosition !== undefined ? byPosition(at) : fwk.runFilterPluginsWithNominatedPods(state, pod, nodes[at] as NodeInfo);
       if (s.code === Code.Error) {
         found.length = n;
         return { feasible: found, error: s };
       }
       if (s.isSuccess()) {
-        found[n++] = ni;
+        found[n++] = nodes[at] as NodeInfo;
         if (n >= numNodesToFind) break;
-      } else {
-        // Each node is visited once per loop (and the nominated-node check happens before the loop).
+        continue;
+      }
+      // Each node is visited once per loop (and the nominated-node check happens before the loop).
+      if (byPosition !== undefined) diagnosis.nodeToStatus.appendNew(names[at] as string, s, at);
+      else {
+        const ni = nodes[at] as NodeInfo;
         diagnosis.nodeToStatus.appendNew(ni.name, s, ni.snapshotIndex);
-        const plugin = s.failedPlugin();
-        if (plugin !== '') {
-          if (s.code === Code.Pending) diagnosis.pendingPlugins.add(plugin);
-          else diagnosis.unschedulablePlugins.add(plugin);
-        }
+      }
+      if (s === lastRejection) continue;
+      lastRejection = s;
+      const plugin = s.failedPlugin();
+      if (plugin !== '') {
+        if (s.code === Code.Pending) diagnosis.pendingPlugins.add(plugin);
+        else diagnosis.unschedulablePlugins.add(plugin);
       }
     }
     found.length = n;

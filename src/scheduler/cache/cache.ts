@@ -335,6 +335,7 @@ export class Cache {
       const change = added || full ? undefined : nodeInfoChange(existing, clone);
       existing.copyFrom(clone);
       s.recordChange(existing, change);
+      if (!updateAllLists) s.table.set(existing.snapshotIndex, existing);
     }
     this.dirty.clear();
     if (updateAllLists) {
@@ -345,6 +346,7 @@ export class Cache {
       }
       s.nodeInfoList = list;
       list.forEach((ni, i) => (ni.snapshotIndex = i));
+      s.table.rebuild(list);
       this.treeChanged = false;
     }
     if (updateAllLists || updateAffinityLists) s.rebuildAffinityLists();

@@ -6,6 +6,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { NodeInfoChange, NodeInfoLister } from '../framework/interfaces.js';
 import { jsonDeepEqual } from '../../util/json-equal.js';
+import { NodeTable } from '../framework/node-table.js';
 import { NodeInfo, type PodInfo } from '../framework/types.js';
 
 const noPods: readonly PodInfo[] = [];
@@ -46,6 +47,8 @@ export class Snapshot implements NodeInfoLister {
   private changeLogStart = 0;
   private positions: Map<NodeInfo, number> | undefined = undefined;
   private positionsOf: readonly NodeInfo[] | undefined = undefined;
+  /** The list's nodes as columns for the filter loop (kept in step with `nodeInfoList` by the cache). */
+  readonly table = new NodeTable();
   /** Every image a node holds, with the size nodes' summaries carry (the cache's image states). */
   images: ReadonlyMap<string, { readonly size: number }> = new Map();
 
@@ -86,6 +89,7 @@ export class Snapshot implements NodeInfoLister {
     for (const ni of byNode.values()) s.nodeInfoMap.set(ni.name, ni);
     s.nodeInfoList = [...byNode.values()];
     s.nodeInfoList.forEach((ni, i) => (ni.snapshotIndex = i));
+    s.table.rebuild(s.nodeInfoList);
     s.rebuildAffinityLists();
     return s;
   }

@@ -6,6 +6,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Labels, Selector } from '../../api/labels.js';
 import type { CycleState } from './cycle-state.js';
 import type { Status } from './status.js';
+import type { NodeTable } from './node-table.js';
 import type { NodeInfo, PodInfo } from './types.js';
 
 export const maxNodeScore = 100;
@@ -43,6 +44,16 @@ export interface FilterPlugin extends Plugin {
  */
 export interface NodeObjectFilterPlugin extends FilterPlugin {
   nodeObjectFilterKey(state: CycleState, pod: Pod): string;
+}
+
+/**
+ * A Filter that can also judge a node by its position in the snapshot's list, from the node table's columns
+ * (node-table.ts), without reading the NodeInfo. `positionFilter` is asked once per cycle, after PreFilter:
+ * it returns the judge, which answers what `filter` would for `table.list[i]`, or undefined when this pod
+ * needs more than the columns hold.
+ */
+export interface PositionFilterPlugin extends FilterPlugin {
+  positionFilter(state: CycleState, pod: Pod, table: NodeTable): ((i: number) => Status) | undefined;
 }
 
 export interface NominatingInfo {
@@ -127,6 +138,7 @@ function has(p: Plugin, method: string): boolean {
 export const isPreFilterPlugin = (p: Plugin): p is PreFilterPlugin => has(p, 'preFilter');
 export const isFilterPlugin = (p: Plugin): p is FilterPlugin => has(p, 'filter');
 export const isNodeObjectFilterPlugin = (p: Plugin): p is NodeObjectFilterPlugin => has(p, 'filter') && has(p, 'nodeObjectFilterKey');
+export const isPositionFilterPlugin = (p: Plugin): p is PositionFilterPlugin => has(p, 'filter') && has(p, 'positionFilter');
 export const isPostFilterPlugin = (p: Plugin): p is PostFilterPlugin => has(p, 'postFilter');
 export const isPreScorePlugin = (p: Plugin): p is PreScorePlugin => has(p, 'preScore');
 export const isScorePlugin = (p: Plugin): p is ScorePlugin => has(p, 'score');
@@ -171,6 +183,8 @@ export interface NodeInfoLister {
    * of it carries; undefined when no node holds it (or the lister does not know).
    */
   imageSize?(name: string): number | undefined;
+  /** `list()` as columns (see node-table.ts), when the lister keeps them. */
+  readonly table?: NodeTable;
 }
 
 /** Objects whose selectors define a pod's default spreading (`helper.DefaultSelector`). */

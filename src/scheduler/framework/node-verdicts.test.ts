@@ -12,6 +12,7 @@ import { defaultProfile } from './profile.js';
 import { Registry } from './registry.js';
 import { Framework } from './runtime.js';
 import { Code, Status, newStatus } from './status.js';
+import type { NodeInfo } from './types.js';
 
 const windowsTaint = { key: 'os', value: 'windows', effect: 'NoSchedule' } as const;
 
@@ -166,4 +167,60 @@ void test("changes of a node's labels, taints, unschedulable and allocatable rea
   assert.equal(cycleMessage(algo, fwk, pod('p5')), 'assumed on n');
   cache.updateNode(undefined, makeNode('n').label('kubernetes.io/os', 'linux').capacity({ cpu: '150m', memory: '8Gi', pods: '10' }).obj());
   assert.equal(cycleMessage(algo, fwk, pod('p6')), '0/1 nodes are available: 1 Insufficient cpu. preemption: 0/1 nodes are available: 1 No preemption victims found for incoming pod.');
+});
+
+void test('judging by position equals running the filters on each NodeInfo, as nodes change, fill up, come and go', () => {
+  const fwk = new Framework({ registry: newInTreeRegistry(), profile: defaultProfile(), random: seededRandom(1) });
+  const cache = new Cache();
+  const algo = new SchedulingAlgorithm({ cache, random: seededRandom(1) });
+  for (const n of tableNodes()) cache.addNode(n);
+  const judged = (): number => {
+    cache.updateSnapshot(algo.snapshot);
+    fwk.setSnapshot(algo.snapshot);
+    const list = algo.snapshot.list();
+    let count = 0;
+    for (const pod of tablePods()) {
+      const state = new CycleState();
+      if (!fwk.runPreFilterPlugins(state, pod).status.isSuccess()) continue;
+      const judge = fwk.filterByPosition(state, pod, list);
+      if (judge === undefined) continue;
+      count++;
+      for (let i = 0; i < list.length; i++) {
+        const ni = list[i] as NodeInfo;
+        const slow = state.clone();
+        slow.nodeVerdicts = undefined;
+        slow.nodeObjectFilterCount = 0;
+        const want = describe(fwk.runFilterPluginsWithNominatedPods(slow, pod, ni));
+        assert.equal(describe(judge(i)), want, `${pod.metadata?.name ?? ''} on ${ni.name}`);
+        assert.equal(algo.snapshot.table.names[i], ni.name);
+      }
+    }
+    return count;
+  };
+  assert.equal(judged(), 10, 'every pod of the table is judged by position');
+  // Pods fill `tiny` and `linux-a`: the free amounts change, the node objects do not.
+  for (let i = 0; i < 12; i++) cache.assumePod(makePod(`filler-${i}`).req({ cpu: '300m' }).node(i % 2 === 0 ? 'tiny' : 'linux-a').obj());
+  assert.equal(judged(), 10);
+  cache.updateNode(undefined, makeNode('windows').label('kubernetes.io/os', 'linux').capacity({ cpu: '4', memory: '8Gi', pods: '10' }).obj());
+  assert.equal(judged(), 10);
+  const gone = tableNodes()[0];
+  assert.ok(gone !== undefined);
+  cache.removeNode(gone);
+  cache.addNode(makeNode('arm').label('kubernetes.io/os', 'linux').label('zone', 'b').capacity({ cpu: '2', memory: '1Gi', pods: '1' }).obj());
+  assert.equal(judged(), 10);
+});
+
+void test('a nominated pod, or a filter that needs the NodeInfo, leaves the loop to the NodeInfos', () => {
+  const { fwk, snapshot } = newTestFramework({ nodes: tableNodes() });
+  const state = new CycleState();
+  const pod = makePod('scalar').req({ 'example.com/gpu': '1' }).obj();
+  assert.ok(fwk.runPreFilterPlugins(state, pod).status.isSuccess());
+  assert.equal(fwk.filterByPosition(state, pod, snapshot.list()), undefined, 'extended resources are not in the table');
+  const plain = makePod('plain').obj();
+  const s2 = new CycleState();
+  fwk.runPreFilterPlugins(s2, plain);
+  assert.notEqual(fwk.filterByPosition(s2, plain, snapshot.list()), undefined);
+  assert.equal(fwk.filterByPosition(s2, plain, snapshot.list().slice(1)), undefined, 'a subset of the list has other positions');
+  fwk.setNominator({ nominatedPodsForNode: () => [], hasNominatedPods: () => true });
+  assert.equal(fwk.filterByPosition(s2, plain, snapshot.list()), undefined, 'nominated pods are added to NodeInfo copies');
 });

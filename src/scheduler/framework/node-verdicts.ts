@@ -8,6 +8,8 @@
  * a later cycle asking the same question (equal key) reuses it while the node object is unchanged, and
  * recomputes it when the cache holds a newer node object (labels, taints, spec: any update). Cached node
  * objects are treated as immutable (a node update replaces the object), as elsewhere in the scheduler.
+ * Each verdict also carries the node table's generation for its node object (node-table.ts), so the filter
+ * loop can find it by position without reading the NodeInfo.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import type { Status } from './status.js';
@@ -16,12 +18,19 @@ import type { Status } from './status.js';
 export class NodeVerdicts {
   private nodes: (Node | undefined)[] = [];
   private statuses: (Status | undefined)[] = [];
+  /** The node table's generation of each verdict's node object (0: not known). */
+  private gens = new Float64Array(0);
 
   /** Makes room for positions below `n` (kept packed so the per-node reads stay fast). */
   reserve(n: number): void {
     while (this.nodes.length < n) {
       this.nodes.push(undefined);
       this.statuses.push(undefined);
+    }
+    if (this.gens.length < n) {
+      const gens = new Float64Array(n);
+      gens.set(this.gens);
+      this.gens = gens;
     }
   }
 
@@ -30,10 +39,16 @@ export class NodeVerdicts {
     return this.nodes[i] === node ? this.statuses[i] : undefined;
   }
 
-  /** Records the verdict for `node` at position `i` (ignored outside the reserved positions). */
-  set(i: number, node: Node, s: Status): void {
+  /** The verdict at position `i` when it was computed for the node object of generation `gen` (nonzero). */
+  atGen(i: number, gen: number): Status | undefined {
+    return this.gens[i] === gen ? this.statuses[i] : undefined;
+  }
+
+  /** Records the verdict for `node` at position `i` (ignored outside the reserved positions); `gen`: its generation, 0 if not known. */
+  set(i: number, node: Node, gen: number, s: Status): void {
     if (i < 0 || i >= this.nodes.length) return;
     this.nodes[i] = node;
     this.statuses[i] = s;
+    this.gens[i] = gen;
   }
 }

@@ -3,7 +3,7 @@
  * runs each extension point in profile order with upstream's rules (Skip bookkeeping, first failing
  * filter wins, nominated pods evaluated twice, score normalisation and weights).
  */
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { Labels, Selector } from '../../api/labels.js';
 import { podPriority } from './corev1.js';
 import { CycleState } from './cycle-state.js';
@@ -12,6 +12,7 @@ import {
   isEnqueueExtensions,
   isFilterPlugin,
   isNodeObjectFilterPlugin,
+  isPositionFilterPlugin,
   isPermitPlugin,
   isPostBindPlugin,
   isPostFilterPlugin,
@@ -314,7 +315,7 @@ export class Framework implements Handle {
       if (v === undefined) {
         v = this.runFilterPluginRange(state, pod, nodeInfo, plugins, 0, state.nodeObjectFilterCount);
         if (v.code === Code.Error) return v;
-        verdicts.set(at, node, v);
+        verdicts.set(at, node, this.currentSnapshot.table?.genOf(nodeInfo) ?? 0, v);
       }
       if (!v.isSuccess()) return v;
       from = state.nodeObjectFilterCount;
@@ -328,6 +329,45 @@ export class Framework implements Handle {
       return Status.success();
     }
     return this.runFilterPluginRange(state, pod, nodeInfo, plugins, from, plugins.length);
+  }
+
+  /**
+   * This cycle's filters as one judge by position in the snapshot's list, for the filter loop: it answers
+   * what `runFilterPluginsWithNominatedPods` would for `nodes[i]`, reading the node table's columns and the
+   * node-object verdicts instead of the NodeInfo. Undefined (use that method) unless `nodes` is the table's
+   * list, no pod is nominated, node-object verdicts lead and every filter after them judges by position.
+   */
+  filterByPosition(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): ((i: number) => Status) | undefined {
+    const table = this.currentSnapshot.table;
+    const verdicts = state.nodeVerdicts;
+    const plugins = state.filterPluginsToRun as readonly FilterPlugin[] | undefined;
+    if (table === undefined || table.list !== nodes || verdicts === undefined || plugins === undefined) return undefined;
+    if (this.nominator !== undefined && this.nominator.hasNominatedPods?.() !== false) return undefined;
+    const leading = state.nodeObjectFilterCount;
+    const rest: Array<(i: number) => Status> = [];
+    for (let k = leading; k < plugins.length; k++) {
+      const p = plugins[k] as FilterPlugin;
+      const judge = isPositionFilterPlugin(p) ? p.positionFilter(state, pod, table) : undefined;
+      if (judge === undefined) return undefined;
+      rest.push(judge);
+    }
+    const gens = table.objectGen;
+    return (i) => {
+      const gen = gens[i] as number;
+      let v = verdicts.atGen(i, gen);
+      if (v === undefined) {
+        const ni = nodes[i] as NodeInfo;
+        v = this.runFilterPluginRange(state, pod, ni, plugins, 0, leading);
+        if (v.code === Code.Error) return v;
+        verdicts.set(i, ni.node as Node, gen, v);
+      }
+      if (!v.isSuccess()) return v;
+      for (let k = 0; k < rest.length; k++) {
+        const s = (rest[k] as (i: number) => Status)(i);
+        if (!s.isSuccess()) return filterFailure(plugins[leading + k] as FilterPlugin, s);
+      }
+      return v;
+    };
   }
 
   private runFilterPluginRange(state: CycleState, pod: Pod, nodeInfo: NodeInfo, plugins: readonly FilterPlugin[], from: number, to: number): Status {

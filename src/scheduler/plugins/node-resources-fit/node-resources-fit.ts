@@ -11,6 +11,7 @@ import {
   type EnqueueExtensions,
   type FilterPlugin,
   type Handle,
+  type PositionFilterPlugin,
   type PreFilterPlugin,
   type PreFilterResult,
   type PreScorePlugin,
@@ -20,6 +21,7 @@ import {
 import { names } from '../../framework/names.js';
 import { Resource, isExtendedResourceName, podRequestsNanos } from '../../framework/resources.js';
 import { Code, Status, newStatus } from '../../framework/status.js';
+import type { NodeTable } from '../../framework/node-table.js';
 import type { NodeInfo } from '../../framework/types.js';
 import { asNode, asPod } from '../_hints.js';
 import { defaultResources, isDefaultCpuMemory, leastAllocatedCpuMemory, leastResourceScorer, mostResourceScorer, podResourceRequestList, scoreResourceAllocation, type ResourceSpec, type Scorer } from './resource-allocation.js';
@@ -111,7 +113,7 @@ function fitsQuickly(req: Resource, nodeInfo: NodeInfo): boolean {
   );
 }
 
-export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
+export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PositionFilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
   readonly name = Name;
   private readonly ignoredResources: ReadonlySet<string>;
   private readonly ignoredResourceGroups: ReadonlySet<string>;
@@ -162,6 +164,26 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PreScore
       return st;
     }
     return this.failureFor(req, nodeInfo);
+  }
+
+  /** `filter` by position: the node table holds the free amounts for requests without scalar resources. */
+  positionFilter(state: CycleState, pod: Pod, table: NodeTable): ((i: number) => Status) | undefined {
+    const req = state.read<PreFilterState>(preFilterStateKey)?.request;
+    if (req === undefined || (req.scalarResources !== undefined && req.scalarResources.size > 0)) return undefined;
+    const { freePods, freeMilliCPU, freeMemory, freeEphemeralStorage, list } = table;
+    const cpu = req.milliCPU;
+    const memory = req.memory;
+    const storage = req.ephemeralStorage;
+    const success = Status.success();
+    return (i) => {
+      const mask =
+        ((freePods[i] as number) < 1 ? 1 : 0) |
+        (cpu > 0 && cpu > (freeMilliCPU[i] as number) ? 2 : 0) |
+        (memory > 0 && memory > (freeMemory[i] as number) ? 4 : 0) |
+        (storage > 0 && storage > (freeEphemeralStorage[i] as number) ? 8 : 0);
+      if (mask === 0) return success;
+      return this.failuresByMask[mask] ?? this.filter(state, pod, list[i] as NodeInfo);
+    };
   }
 
   /** The status naming every shortfall of `request` on the node (success when it fits). */
