@@ -54,6 +54,8 @@ export class SchedulingAlgorithm {
    * a status for every node it rejects (thousands when few nodes fit), and only failures keep theirs.
    */
   private spareNodeToStatus: NodeToStatus | undefined = undefined;
+  /** The feasible nodes' positions of the last cycle that judged by position (reused: see `findNodesThatPassFilters`). */
+  private positions = new Int32Array(0);
 
   constructor(opts: SchedulingAlgorithmOptions) {
     this.cache = opts.cache;
@@ -132,7 +134,10 @@ export class SchedulingAlgorithm {
       this.recycle(fit.diagnosis.nodeToStatus);
       return { ok: true, result: { suggestedHost: (feasible[0] as NodeInfo).name, evaluatedNodes: 1 + rejected, feasibleNodes: 1 } };
     }
+    state.nodePositions = fit.positions;
     const pr = this.prioritizeNodes(fwk, state, pod, feasible);
+    // The positions live in a buffer the next cycle reuses.
+    state.nodePositions = undefined;
     if (!pr.status.isSuccess()) return { ok: false, status: pr.status };
     const host = selectHost(pr.scores, this.random);
     this.recycle(fit.diagnosis.nodeToStatus);
@@ -152,7 +157,7 @@ export class SchedulingAlgorithm {
   }
 
   /** `findNodesThatFitPod`. */
-  findNodesThatFitPod(fwk: Framework, state: CycleState, pod: Pod): { feasibleNodes: NodeInfo[]; diagnosis: Diagnosis; error?: Status } {
+  findNodesThatFitPod(fwk: Framework, state: CycleState, pod: Pod): { feasibleNodes: NodeInfo[]; positions?: Int32Array; diagnosis: Diagnosis; error?: Status } {
     const diagnosis = newDiagnosis(this.takeSpareNodeToStatus());
     const allNodes = this.snapshot.list();
     const pre = fwk.runPreFilterPlugins(state, pod);
@@ -189,14 +194,16 @@ export class SchedulingAlgorithm {
     const processed = r.feasible.length + diagnosis.nodeToStatus.len();
     if (allNodes.length > 0) this.nextStartNodeIndex = (this.nextStartNodeIndex + processed) % allNodes.length;
     if (r.error !== undefined) return { feasibleNodes: [], diagnosis, error: r.error };
-    return { feasibleNodes: r.feasible, diagnosis };
+    return r.positions !== undefined ? { feasibleNodes: r.feasible, positions: r.positions, diagnosis } : { feasibleNodes: r.feasible, diagnosis };
   }
 
   /**
    * `findNodesThatPassFilters`: checks nodes in order from `nextStartNodeIndex`, stopping once
    * `numFeasibleNodesToFind` feasible nodes are found (upstream checks in parallel and cancels then).
+   * When it judged nodes by position, `positions` holds the feasible nodes' positions in the snapshot's
+   * list (valid until the next cycle).
    */
-  findNodesThatPassFilters(fwk: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis, nodes: readonly NodeInfo[]): { feasible: NodeInfo[]; error?: Status } {
+  findNodesThatPassFilters(fwk: Framework, state: CycleState, pod: Pod, diagnosis: Diagnosis, nodes: readonly NodeInfo[]): { feasible: NodeInfo[]; positions?: Int32Array; error?: Status } {
     const numAllNodes = nodes.length;
     if (numAllNodes === 0) return { feasible: [] };
     const numNodesToFind = this.numFeasibleNodesToFind(fwk, numAllNodes);
@@ -212,6 +219,8 @@ export class SchedulingAlgorithm {
     // Judging by position reads the node table's columns, not the NodeInfos (only the feasible ones are taken).
     const byPosition = fwk.filterByPosition(state, pod, nodes);
     const names = this.snapshot.table.names;
+    if (byPosition !== undefined && this.positions.length < numNodesToFind) this.positions = new Int32Array(Math.max(numNodesToFind, 2 * this.positions.length));
+    const positions = this.positions;
     let lastRejection: Status | undefined;
     for (let i = 0; i < numAllNodes; i++) {
       const at = (start + i) % numAllNodes;
@@ -221,6 +230,7 @@ export class SchedulingAlgorithm {
         return { feasible: found, error: s };
       }
       if (s.isSuccess()) {
+        if (byPosition !== undefined) positions[n] = at;
         found[n++] = nodes[at] as NodeInfo;
         if (n >= numNodesToFind) break;
         continue;
@@ -240,7 +250,7 @@ export class SchedulingAlgorithm {
       }
     }
     found.length = n;
-    return { feasible: found };
+    return byPosition !== undefined ? { feasible: found, positions: positions.subarray(0, n) } : { feasible: found };
   }
 
   /** `prioritizeNodes`: all 1 without score plugins. */

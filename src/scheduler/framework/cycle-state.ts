@@ -24,6 +24,12 @@ export class CycleState {
    */
   nodeVerdicts: NodeVerdicts | undefined = undefined;
   nodeObjectFilterCount = 0;
+  /**
+   * The positions in the snapshot's list (and node table) of the nodes handed to PreScore and Score, in
+   * their order, when the filter loop judged by position; undefined otherwise. Plugins may read the node
+   * table's columns at these positions instead of the NodeInfos.
+   */
+  nodePositions: Int32Array | undefined = undefined;
   /** Score plugins whose PreScore returned Skip. */
   skipScorePlugins: ReadonlySet<string> = new Set();
 
@@ -47,6 +53,7 @@ export class CycleState {
     c.filterPluginsToRun = this.filterPluginsToRun;
     c.nodeVerdicts = this.nodeVerdicts;
     c.nodeObjectFilterCount = this.nodeObjectFilterCount;
+    c.nodePositions = this.nodePositions;
     return c;
   }
 }

@@ -95,6 +95,13 @@ export interface ScorePlugin extends Plugin {
    * of every pod). Where Score would fail, it throws a `ScoreFailure` with Score's status.
    */
   scoreValue?(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number;
+  /**
+   * Scores every node at once from the node table (node-table.ts) when the cycle knows the nodes'
+   * positions (`state.nodePositions`): sets `scores[j].score` for the node at `positions[j]`, as `score`
+   * would, and returns true; returns false (having set nothing) when this pod needs the NodeInfos.
+   * Where Score would fail, it throws a `ScoreFailure` with Score's status.
+   */
+  scorePositions?(state: CycleState, pod: Pod, table: NodeTable, positions: Int32Array, scores: NodeScore[]): boolean;
   scoreExtensions?(): ScoreExtensions | undefined;
 }
 

@@ -1,7 +1,8 @@
 /**
  * The snapshot's nodes as columns, by position in its node list: what the filter loop needs of every node it
- * visits, in typed arrays. A cycle visits hundreds to thousands of nodes, and reading each NodeInfo (and
- * its node object) is a cache miss per node once the heap is large; reading a column is not.
+ * visits and the scorers of every feasible node, in typed arrays. A cycle visits hundreds to thousands of
+ * nodes, and reading each NodeInfo (and its node object) is a cache miss per node once the heap is large;
+ * reading a column is not.
  *
  * `objectGen[i]` changes whenever the node object at position `i` changes (a number unique in the process),
  * so node-object verdicts (node-verdicts.ts) can be checked against it without reading the NodeInfo.
@@ -20,6 +21,15 @@ export class NodeTable {
   freeMemory = new Float64Array(0);
   freeEphemeralStorage = new Float64Array(0);
   freePods = new Float64Array(0);
+  /** `NodeInfo`'s copies of allocatable, requested and non-zero requested cpu and memory (the scorers'). */
+  allocatableMilliCPU = new Float64Array(0);
+  allocatableMemory = new Float64Array(0);
+  requestedMilliCPU = new Float64Array(0);
+  requestedMemory = new Float64Array(0);
+  nonZeroMilliCPU = new Float64Array(0);
+  nonZeroMemory = new Float64Array(0);
+  /** How many taints the node has. */
+  taintCount = new Float64Array(0);
   readonly names: string[] = [];
   private readonly objects: (Node | undefined)[] = [];
 
@@ -44,6 +54,13 @@ export class NodeTable {
     this.freeMemory[i] = ni.freeMemory;
     this.freeEphemeralStorage[i] = ni.freeEphemeralStorage;
     this.freePods[i] = ni.freePods;
+    this.allocatableMilliCPU[i] = ni.allocatableMilliCPU;
+    this.allocatableMemory[i] = ni.allocatableMemory;
+    this.requestedMilliCPU[i] = ni.requestedMilliCPU;
+    this.requestedMemory[i] = ni.requestedMemory;
+    this.nonZeroMilliCPU[i] = ni.nonZeroMilliCPU;
+    this.nonZeroMemory[i] = ni.nonZeroMemory;
+    this.taintCount[i] = ni.taints.length;
   }
 
   /** The generation of `ni`'s node object when `ni` holds the object the table has at its position, else 0 (unknown). */
@@ -64,5 +81,12 @@ export class NodeTable {
     this.freeMemory = grown(this.freeMemory);
     this.freeEphemeralStorage = grown(this.freeEphemeralStorage);
     this.freePods = grown(this.freePods);
+    this.allocatableMilliCPU = grown(this.allocatableMilliCPU);
+    this.allocatableMemory = grown(this.allocatableMemory);
+    this.requestedMilliCPU = grown(this.requestedMilliCPU);
+    this.requestedMemory = grown(this.requestedMemory);
+    this.nonZeroMilliCPU = grown(this.nonZeroMilliCPU);
+    this.nonZeroMemory = grown(this.nonZeroMemory);
+    this.taintCount = grown(this.taintCount);
   }
 }

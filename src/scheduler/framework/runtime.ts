@@ -461,11 +461,11 @@ export class Framework implements Handle {
    * list for the nodes. Both are kept for the next cycle: scoring runs for every pod, and would otherwise
    * allocate two entries per node (500 at 5,000 nodes) every cycle.
    */
-  private resetScoreLists(nodes: readonly NodeInfo[]): void {
+  private resetScoreLists(nodes: readonly NodeInfo[], names: readonly string[] | undefined, positions: Int32Array | undefined): void {
     const list = this.spareScoreList;
     const totals = this.spareTotals;
     for (let i = 0; i < nodes.length; i++) {
-      const name = (nodes[i] as NodeInfo).name;
+      const name = names !== undefined && positions !== undefined ? (names[positions[i] as number] as string) : (nodes[i] as NodeInfo).name;
       const ns = list[i];
       if (ns === undefined) list.push({ name, score: 0 });
       else ns.name = name;
@@ -486,7 +486,10 @@ export class Framework implements Handle {
    * otherwise allocate 500 entries per cycle.
    */
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { scores: NodePluginScores[]; status: Status } {
-    this.resetScoreLists(nodes);
+    // Positions of this very list, in the table of the current snapshot: the scorers may read columns.
+    const table = this.currentSnapshot.table;
+    const positions = table !== undefined && state.nodePositions?.length === nodes.length ? state.nodePositions : undefined;
+    this.resetScoreLists(nodes, table?.names, positions);
     const totals = this.spareTotals;
     const list = this.spareScoreList;
     const skip = state.skipScorePlugins;
@@ -494,7 +497,8 @@ export class Framework implements Handle {
       if (skip.has(plugin.name)) continue;
       if (plugin.scoreValue !== undefined) {
         try {
-          for (let i = 0; i < nodes.length; i++) (list[i] as NodeScore).score = plugin.scoreValue(state, pod, nodes[i] as NodeInfo);
+          const done = positions !== undefined && table !== undefined && plugin.scorePositions?.(state, pod, table, positions, list) === true;
+          if (!done) for (let i = 0; i < nodes.length; i++) (list[i] as NodeScore).score = plugin.scoreValue(state, pod, nodes[i] as NodeInfo);
         } catch (e) {
           if (!(e instanceof ScoreFailure)) throw e;
           return scoreFailed(plugin.name, e.status);

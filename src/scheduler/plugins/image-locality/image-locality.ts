@@ -4,9 +4,10 @@
  */
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { CycleState } from '../../framework/cycle-state.js';
-import { maxNodeScore, type Handle, type ScorePlugin } from '../../framework/interfaces.js';
+import { maxNodeScore, type Handle, type NodeScore, type ScorePlugin } from '../../framework/interfaces.js';
 import { names } from '../../framework/names.js';
 import { Status } from '../../framework/status.js';
+import type { NodeTable } from '../../framework/node-table.js';
 import type { ImageStateSummary, NodeInfo } from '../../framework/types.js';
 
 export const Name = names.ImageLocality;
@@ -75,6 +76,23 @@ export class ImageLocality implements ScorePlugin {
    * and numNodes <= total); below `minThreshold`, calculatePriority gives every node 0. Pods of small
    * images (pause) need no look-up per node then.
    */
+  private zeroEverywhere(state: CycleState, pod: Pod): boolean {
+    if (state !== this.lastState || pod !== this.lastPod) {
+      this.lastImages = podImageNames(pod);
+      this.lastZero = this.scoresZeroEverywhere(this.lastImages);
+      this.lastState = state;
+      this.lastPod = pod;
+    }
+    return this.lastZero;
+  }
+
+  /** A pod that scores 0 everywhere needs no NodeInfo; others are scored node by node. */
+  scorePositions(state: CycleState, pod: Pod, _table: NodeTable, positions: Int32Array, scores: NodeScore[]): boolean {
+    if (!this.zeroEverywhere(state, pod)) return false;
+    for (let j = 0; j < positions.length; j++) (scores[j] as NodeScore).score = 0;
+    return true;
+  }
+
   private scoresZeroEverywhere(images: readonly string[]): boolean {
     const lister = this.handle.snapshot();
     if (lister.imageSize === undefined) return false;
@@ -84,13 +102,7 @@ export class ImageLocality implements ScorePlugin {
   }
 
   scoreValue(state: CycleState, pod: Pod, nodeInfo: NodeInfo): number {
-    if (state !== this.lastState || pod !== this.lastPod) {
-      this.lastImages = podImageNames(pod);
-      this.lastZero = this.scoresZeroEverywhere(this.lastImages);
-      this.lastState = state;
-      this.lastPod = pod;
-    }
-    if (this.lastZero) return 0;
+    if (this.zeroEverywhere(state, pod)) return 0;
     const total = this.handle.snapshot().list().length;
     const sum = sumScores(nodeInfo, this.lastImages, total);
     return calculatePriority(sum, this.lastImages.length);

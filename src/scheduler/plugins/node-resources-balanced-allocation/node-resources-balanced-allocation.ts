@@ -4,11 +4,12 @@
  */
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { CycleState, StateData } from '../../framework/cycle-state.js';
-import { maxNodeScore, type Handle, type PreScorePlugin, type ScorePlugin } from '../../framework/interfaces.js';
+import { maxNodeScore, type Handle, type NodeScore, type PreScorePlugin, type ScorePlugin } from '../../framework/interfaces.js';
 import { names } from '../../framework/names.js';
 import { Status } from '../../framework/status.js';
+import type { NodeTable } from '../../framework/node-table.js';
 import type { NodeInfo } from '../../framework/types.js';
-import { balancedCpuMemory, defaultResources, isDefaultCpuMemory, podResourceRequestList, scoreResourceAllocation, type ResourceSpec } from '../node-resources-fit/resource-allocation.js';
+import { balanced, balancedCpuMemory, defaultResources, isDefaultCpuMemory, podResourceRequestList, scoreResourceAllocation, type ResourceSpec } from '../node-resources-fit/resource-allocation.js';
 
 export const Name = names.NodeResourcesBalancedAllocation;
 const preScoreStateKey = 'PreScore' + Name;
@@ -72,6 +73,20 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
     const req = s?.podRequests ?? podResourceRequestList(pod, this.resources, true);
     if (this.fastScore) return balancedCpuMemory(nodeInfo, req[0] ?? 0, req[1] ?? 0);
     return scoreResourceAllocation(nodeInfo, req, this.resources, true, balancedResourceScorer);
+  }
+
+  /** Balanced cpu and memory from the node table. */
+  scorePositions(state: CycleState, pod: Pod, table: NodeTable, positions: Int32Array, scores: NodeScore[]): boolean {
+    if (!this.fastScore) return false;
+    const req = state.read<PreScoreState>(preScoreStateKey)?.podRequests ?? podResourceRequestList(pod, this.resources, true);
+    const cpu = req[0] ?? 0;
+    const mem = req[1] ?? 0;
+    const { allocatableMilliCPU, allocatableMemory, requestedMilliCPU, requestedMemory } = table;
+    for (let j = 0; j < positions.length; j++) {
+      const i = positions[j] as number;
+      (scores[j] as NodeScore).score = balanced(allocatableMilliCPU[i] as number, allocatableMemory[i] as number, (requestedMilliCPU[i] as number) + cpu, (requestedMemory[i] as number) + mem);
+    }
+    return true;
   }
 }
 

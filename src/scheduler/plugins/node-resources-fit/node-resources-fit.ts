@@ -11,6 +11,7 @@ import {
   type EnqueueExtensions,
   type FilterPlugin,
   type Handle,
+  type NodeScore,
   type PositionFilterPlugin,
   type PreFilterPlugin,
   type PreFilterResult,
@@ -24,7 +25,7 @@ import { Code, Status, newStatus } from '../../framework/status.js';
 import type { NodeTable } from '../../framework/node-table.js';
 import type { NodeInfo } from '../../framework/types.js';
 import { asNode, asPod } from '../_hints.js';
-import { defaultResources, isDefaultCpuMemory, leastAllocatedCpuMemory, leastResourceScorer, mostResourceScorer, podResourceRequestList, scoreResourceAllocation, type ResourceSpec, type Scorer } from './resource-allocation.js';
+import { defaultResources, isDefaultCpuMemory, leastAllocated, leastAllocatedCpuMemory, leastResourceScorer, mostResourceScorer, podResourceRequestList, scoreResourceAllocation, type ResourceSpec, type Scorer } from './resource-allocation.js';
 
 export const Name = names.NodeResourcesFit;
 export const ReasonTooManyPods = 'Too many pods';
@@ -211,6 +212,20 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Position
     const req = s?.podRequests ?? podResourceRequestList(pod, this.resources, false);
     if (this.fastScore) return leastAllocatedCpuMemory(nodeInfo, req[0] ?? 0, req[1] ?? 0);
     return scoreResourceAllocation(nodeInfo, req, this.resources, false, this.scorer);
+  }
+
+  /** LeastAllocated over cpu and memory from the node table. */
+  scorePositions(state: CycleState, pod: Pod, table: NodeTable, positions: Int32Array, scores: NodeScore[]): boolean {
+    if (!this.fastScore) return false;
+    const req = state.read<PreScoreState>(preScoreStateKey)?.podRequests ?? podResourceRequestList(pod, this.resources, false);
+    const cpu = req[0] ?? 0;
+    const mem = req[1] ?? 0;
+    const { allocatableMilliCPU, allocatableMemory, nonZeroMilliCPU, nonZeroMemory } = table;
+    for (let j = 0; j < positions.length; j++) {
+      const i = positions[j] as number;
+      (scores[j] as NodeScore).score = leastAllocated(allocatableMilliCPU[i] as number, allocatableMemory[i] as number, (nonZeroMilliCPU[i] as number) + cpu, (nonZeroMemory[i] as number) + mem);
+    }
+    return true;
   }
 
   eventsToRegister(): ClusterEventWithHint[] {

@@ -53,16 +53,19 @@ export function isDefaultCpuMemory(resources: readonly ResourceSpec[]): boolean 
 
 /** LeastAllocated over cpu and memory with weight 1 each; equal to the generic path. */
 export function leastAllocatedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podMem: number): number {
-  const allocCpu = nodeInfo.allocatableMilliCPU;
-  const allocMem = nodeInfo.allocatableMemory;
+  return leastAllocated(nodeInfo.allocatableMilliCPU, nodeInfo.allocatableMemory, nodeInfo.nonZeroMilliCPU + podCpu, nodeInfo.nonZeroMemory + podMem);
+}
+
+/** `leastAllocatedCpuMemory` of a node's allocatable and (non-zero) requested cpu and memory, the pod's included. */
+export function leastAllocated(allocCpu: number, allocMem: number, requestedCpu: number, requestedMem: number): number {
   let sum = 0;
   let w = 0;
   if (allocCpu !== 0) {
-    sum += leastRequestedScore(nodeInfo.nonZeroMilliCPU + podCpu, allocCpu);
+    sum += leastRequestedScore(requestedCpu, allocCpu);
     w++;
   }
   if (allocMem !== 0) {
-    sum += leastRequestedScore(nodeInfo.nonZeroMemory + podMem, allocMem);
+    sum += leastRequestedScore(requestedMem, allocMem);
     w++;
   }
   return w === 0 ? 0 : Math.trunc(sum / w);
@@ -70,11 +73,14 @@ export function leastAllocatedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podM
 
 /** BalancedAllocation over cpu and memory (actual requests); equal to the generic path. */
 export function balancedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podMem: number): number {
-  const allocCpu = nodeInfo.allocatableMilliCPU;
-  const allocMem = nodeInfo.allocatableMemory;
+  return balanced(nodeInfo.allocatableMilliCPU, nodeInfo.allocatableMemory, nodeInfo.requestedMilliCPU + podCpu, nodeInfo.requestedMemory + podMem);
+}
+
+/** `balancedCpuMemory` of a node's allocatable and requested cpu and memory, the pod's included. */
+export function balanced(allocCpu: number, allocMem: number, requestedCpu: number, requestedMem: number): number {
   if (allocCpu === 0 || allocMem === 0) return 100;
-  const fc = Math.min(1, (nodeInfo.requestedMilliCPU + podCpu) / allocCpu);
-  const fm = Math.min(1, (nodeInfo.requestedMemory + podMem) / allocMem);
+  const fc = Math.min(1, requestedCpu / allocCpu);
+  const fm = Math.min(1, requestedMem / allocMem);
   const std = Math.abs((fc - fm) / 2);
   return Math.trunc((1 - std) * 100);
 }

@@ -3,7 +3,8 @@
  * PreScore and Score: every cycle reads the key's label of each feasible node, and reading it from the
  * node's labels object (one per node) and hashing the value string cost a cache miss or two per node.
  * An entry is tagged with the node object it was read from and read again when the cache holds a newer
- * one (cached node objects are immutable; an update replaces the object).
+ * one (cached node objects are immutable; an update replaces the object), and with that object's node
+ * table generation (node-table.ts) when known, so a cycle that knows positions need not read NodeInfos.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import type { NodeInfo } from '../../framework/types.js';
@@ -11,6 +12,8 @@ import type { NodeInfo } from '../../framework/types.js';
 export class TopologyValues {
   private nodes: (Node | undefined)[] = [];
   private ids = new Int32Array(0);
+  /** The node table's generation of each entry's node object (0: not known). */
+  private gens = new Float64Array(0);
   private readonly idByValue = new Map<string, number>();
   private values: string[] = [];
 
@@ -24,6 +27,7 @@ export class TopologyValues {
     if (this.values.length > 2 * numNodes + 1024) {
       this.nodes = [];
       this.ids = new Int32Array(0);
+      this.gens = new Float64Array(0);
       this.idByValue.clear();
       this.values = [];
     }
@@ -36,10 +40,26 @@ export class TopologyValues {
     const i = nodeInfo.snapshotIndex;
     const node = nodeInfo.node;
     if (node !== undefined && i >= 0 && i < this.nodes.length && this.nodes[i] === node) return this.ids[i] as number;
-    const labels = nodeInfo.labels;
-    const id = Object.prototype.hasOwnProperty.call(labels, this.key) ? this.intern(labels[this.key] as string) : -1;
-    if (node !== undefined && i >= 0) this.store(i, node, id);
+    const id = this.read(nodeInfo);
+    if (node !== undefined && i >= 0) this.store(i, node, id, 0);
     return id;
+  }
+
+  /**
+   * The id of the value of the node at position `i` of the node table's list `list`, whose node object has
+   * generation `gen` there; the NodeInfo is read only when the entry is not known for that object.
+   */
+  idAt(i: number, gen: number, list: readonly NodeInfo[]): number {
+    if (gen !== 0 && this.gens[i] === gen) return this.ids[i] as number;
+    const nodeInfo = list[i] as NodeInfo;
+    const id = this.read(nodeInfo);
+    if (nodeInfo.node !== undefined) this.store(i, nodeInfo.node, id, gen);
+    return id;
+  }
+
+  private read(nodeInfo: NodeInfo): number {
+    const labels = nodeInfo.labels;
+    return Object.prototype.hasOwnProperty.call(labels, this.key) ? this.intern(labels[this.key] as string) : -1;
   }
 
   /** The id of a value (new values get the next id). */
@@ -57,16 +77,20 @@ export class TopologyValues {
     return this.values[id] ?? '';
   }
 
-  private store(i: number, node: Node, id: number): void {
+  private store(i: number, node: Node, id: number, gen: number): void {
     if (i >= this.ids.length) this.grow(Math.max(i + 1, 2 * this.ids.length));
     while (this.nodes.length <= i) this.nodes.push(undefined);
     this.nodes[i] = node;
     this.ids[i] = id;
+    this.gens[i] = gen;
   }
 
   private grow(n: number): void {
     const ids = new Int32Array(n);
     ids.set(this.ids);
     this.ids = ids;
+    const gens = new Float64Array(n);
+    gens.set(this.gens);
+    this.gens = gens;
   }
 }

@@ -28,6 +28,7 @@ import {
 } from '../../framework/interfaces.js';
 import { names } from '../../framework/names.js';
 import { Code, ScoreFailure, Status, newStatus, scoreResult } from '../../framework/status.js';
+import type { NodeTable } from '../../framework/node-table.js';
 import type { NodeInfo, PodInfo } from '../../framework/types.js';
 import { asPod } from '../_hints.js';
 import { DomainCounts, MatchCounts, memoKey } from './_domain-counts.js';
@@ -408,13 +409,20 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
       if (d === undefined) domains.set(c.topologyKey, (d = new Map<number, string>()));
       return d;
     });
+    // The nodes' positions in the node table, when known: their ids then come without reading the NodeInfos.
+    const table = lister.table;
+    const positions = table !== undefined && table.list === allNodes && state.nodePositions?.length === filteredNodes.length ? state.nodePositions : undefined;
+    const idOf = (tv: TopologyValues, j: number): number => {
+      if (positions === undefined) return tv.idOf(filteredNodes[j] as NodeInfo);
+      const at = positions[j] as number;
+      return tv.idAt(at, (table as NodeTable).objectGen[at] as number, allNodes);
+    };
     // Indexed loops: iterators here allocated for every node of every cycle.
     nodes: for (let j = 0; j < filteredNodes.length; j++) {
-      const n = filteredNodes[j] as NodeInfo;
       if (requireAllTopologies) {
         for (let k = 0; k < tvs.length; k++) {
-          if ((tvs[k] as TopologyValues).idOf(n) < 0) {
-            s.ignoredNodes.add(n.name);
+          if (idOf(tvs[k] as TopologyValues, j) < 0) {
+            s.ignoredNodes.add(positions !== undefined ? ((table as NodeTable).names[positions[j] as number] as string) : (filteredNodes[j] as NodeInfo).name);
             continue nodes;
           }
         }
@@ -423,7 +431,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
         const d = domainOf[i];
         if (d === undefined) continue;
         const tv = tvs[i] as TopologyValues;
-        let id = tv.idOf(n);
+        let id = idOf(tv, j);
         if (id < 0) id = tv.intern('');
         if (!d.has(id)) {
           const key = pairKey(tv.key, tv.valueOf(id));
@@ -473,20 +481,43 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
   }
 
   scoreValue(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): number {
+    return this.scoreAt(this.preScoreState(state), nodeInfo.snapshotIndex, nodeInfo, undefined);
+  }
+
+  /** Scores by position when the PreScore state counted the node table's list (else node by node). */
+  scorePositions(state: CycleState, _pod: Pod, table: NodeTable, positions: Int32Array, scores: NodeScore[]): boolean {
+    const s = this.preScoreState(state);
+    if (s.nodes !== table.list) return false;
+    for (let j = 0; j < positions.length; j++) (scores[j] as NodeScore).score = this.scoreAt(s, positions[j] as number, undefined, table);
+    return true;
+  }
+
+  private preScoreState(state: CycleState): PreScoreState {
     const s = state.read<PreScoreState>(preScoreStateKey);
     if (s === undefined) throw new ScoreFailure(Status.error(`reading "${preScoreStateKey}" from cycleState: not found`));
-    if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(nodeInfo.name)) return 0;
+    return s;
+  }
+
+  /**
+   * The score of a node: `nodeInfo` (at `at`, its snapshotIndex), or, without it, the node at position `at`
+   * of the node table, which is then read instead of the NodeInfo.
+   */
+  private scoreAt(s: PreScoreState, at: number, nodeInfo: NodeInfo | undefined, table: NodeTable | undefined): number {
+    if (s.ignoredNodes.size > 0 && s.ignoredNodes.has(nodeInfo !== undefined ? nodeInfo.name : (table?.names[at] as string))) return 0;
     let score = 0;
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i] as Constraint;
-      const id = (s.topologyValues[i] as TopologyValues).idOf(nodeInfo);
+      const tv = s.topologyValues[i] as TopologyValues;
+      const id = nodeInfo !== undefined ? tv.idOf(nodeInfo) : tv.idAt(at, (table as NodeTable).objectGen[at] as number, s.nodes);
       if (id < 0) continue;
       let cnt: number;
       if (c.topologyKey !== labelHostname) cnt = s.countsById[i]?.get(id) ?? 0;
       else {
         const hc = s.hostCounts[i];
-        const at = nodeInfo.snapshotIndex;
-        cnt = hc !== undefined && s.nodes[at] === nodeInfo ? hc.countAt(at) : this.matchCounts.count(nodeInfo, c.selector, s.selectorIds[i] ?? -1, s.namespace);
+        cnt =
+          hc !== undefined && (nodeInfo === undefined || s.nodes[at] === nodeInfo)
+            ? hc.countAt(at)
+            : this.matchCounts.count(nodeInfo ?? (s.nodes[at] as NodeInfo), c.selector, s.selectorIds[i] ?? -1, s.namespace);
       }
       // upstream's scoreForCount. Written out, with the weight read as the number it always is: a call
       // returning the fraction, or a `?? 0` fallback on it, boxed it on the heap for every node and

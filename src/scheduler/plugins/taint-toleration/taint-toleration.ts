@@ -22,6 +22,7 @@ import {
 import { names } from '../../framework/names.js';
 import { defaultNormalizeScore } from '../../framework/normalize.js';
 import { Code, Status, newStatus } from '../../framework/status.js';
+import type { NodeTable } from '../../framework/node-table.js';
 import type { NodeInfo } from '../../framework/types.js';
 import { asNode, asPod } from '../_hints.js';
 
@@ -87,6 +88,16 @@ export class TaintToleration implements NodeObjectFilterPlugin, PreScorePlugin, 
     const s = state.read<PreScoreState>(preScoreStateKey);
     const tols = s?.tolerationsPreferNoSchedule ?? preferNoScheduleTolerations(pod.spec?.tolerations);
     return countIntolerableTaintsPreferNoSchedule(nodeInfo.taints, tols);
+  }
+
+  /** An untainted node (the table counts taints) scores 0 without reading its NodeInfo. */
+  scorePositions(state: CycleState, pod: Pod, table: NodeTable, positions: Int32Array, scores: NodeScore[]): boolean {
+    const { taintCount, list } = table;
+    for (let j = 0; j < positions.length; j++) {
+      const i = positions[j] as number;
+      (scores[j] as NodeScore).score = taintCount[i] === 0 ? 0 : this.scoreValue(state, pod, list[i] as NodeInfo);
+    }
+    return true;
   }
 
   scoreExtensions(): ScoreExtensions {
