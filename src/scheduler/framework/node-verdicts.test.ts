@@ -40,6 +40,8 @@ function tablePods(): Pod[] {
     makePod('plan9').nodeSelector({ 'kubernetes.io/os': 'plan9' }).obj(),
     // The same shape again: answered from the verdicts of `linux`.
     makePod('linux-2').nodeSelector({ 'kubernetes.io/os': 'linux' }).obj(),
+    // PodTopologySpread's Filter after the node-object ones (nodes without the key, skew).
+    makePod('spread').label('app', 'web').spreadConstraint(1, 'zone', 'DoNotSchedule', { matchLabels: { app: 'web' } }).obj(),
   ];
 }
 
@@ -197,17 +199,20 @@ void test('judging by position equals running the filters on each NodeInfo, as n
     }
     return count;
   };
-  assert.equal(judged(), 10, 'every pod of the table is judged by position');
+  assert.equal(judged(), 11, 'every pod of the table is judged by position');
+  // One matching pod in zone a: a skew of exactly maxSkew + 1 there.
+  cache.assumePod(makePod('web-0').label('app', 'web').node('linux-a').obj());
+  assert.equal(judged(), 11);
   // Pods fill `tiny` and `linux-a`: the free amounts change, the node objects do not.
-  for (let i = 0; i < 12; i++) cache.assumePod(makePod(`filler-${i}`).req({ cpu: '300m' }).node(i % 2 === 0 ? 'tiny' : 'linux-a').obj());
-  assert.equal(judged(), 10);
+  for (let i = 0; i < 12; i++) cache.assumePod(makePod(`filler-${i}`).label('app', 'web').req({ cpu: '300m' }).node(i % 2 === 0 ? 'tiny' : 'linux-a').obj());
+  assert.equal(judged(), 11);
   cache.updateNode(undefined, makeNode('windows').label('kubernetes.io/os', 'linux').capacity({ cpu: '4', memory: '8Gi', pods: '10' }).obj());
-  assert.equal(judged(), 10);
+  assert.equal(judged(), 11);
   const gone = tableNodes()[0];
   assert.ok(gone !== undefined);
   cache.removeNode(gone);
   cache.addNode(makeNode('arm').label('kubernetes.io/os', 'linux').label('zone', 'b').capacity({ cpu: '2', memory: '1Gi', pods: '1' }).obj());
-  assert.equal(judged(), 10);
+  assert.equal(judged(), 11);
 });
 
 void test('a nominated pod, or a filter that needs the NodeInfo, leaves the loop to the NodeInfos', () => {

@@ -18,6 +18,7 @@ import {
   type Handle,
   type NodeInfoLister,
   type NodeScore,
+  type PositionFilterPlugin,
   type PreFilterExtensions,
   type PreFilterPlugin,
   type PreFilterResult,
@@ -155,6 +156,16 @@ class PreScoreState implements StateData {
   }
 }
 
+/** Whether the pod itself matches each constraint (computed once per labels object the state sees). */
+function selfMatchOf(s: PreFilterState, pod: Pod): readonly number[] {
+  const podLabels = pod.metadata?.labels;
+  if (s.selfMatchLabels !== podLabels || s.selfMatch.length !== s.constraints.length) {
+    s.selfMatch = s.constraints.map((c) => (c.selector.matches(podLabels) ? 1 : 0));
+    s.selfMatchLabels = podLabels;
+  }
+  return s.selfMatch;
+}
+
 function nodeLabelsMatchSpreadConstraints(labels: Readonly<Record<string, string>>, constraints: readonly Constraint[]): boolean {
   for (const c of constraints) if (!Object.prototype.hasOwnProperty.call(labels, c.topologyKey)) return false;
   return true;
@@ -170,7 +181,7 @@ function topologyNormalizingWeight(size: number): number {
   return Math.log(size + 2);
 }
 
-export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
+export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, FilterPlugin, PositionFilterPlugin, PreScorePlugin, ScorePlugin, ScoreExtensions, EnqueueExtensions {
   readonly name = Name;
   private readonly defaultConstraints: readonly TopologySpreadConstraint[];
   private readonly systemDefaulted: boolean;
@@ -368,23 +379,56 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (s === undefined) return Status.error(`reading "${preFilterStateKey}" from cycleState: not found`);
     if (s.constraints.length === 0) return Status.success();
-    const podLabels = pod.metadata?.labels;
-    if (s.selfMatchLabels !== podLabels || s.selfMatch.length !== s.constraints.length) {
-      s.selfMatch = s.constraints.map((c) => (c.selector.matches(podLabels) ? 1 : 0));
-      s.selfMatchLabels = podLabels;
-    }
+    const selfMatch = selfMatchOf(s, pod);
     for (let i = 0; i < s.constraints.length; i++) {
       const c = s.constraints[i] as Constraint;
       const tpVal = nodeInfo.labels[c.topologyKey];
       if (tpVal === undefined) return statusLabel;
       const minMatchNum = s.minMatchNum(c.topologyKey, c.minDomains);
       if (minMatchNum === undefined) return Status.error('failed to retrieve path by topology key');
-      const selfMatchNum = s.selfMatch[i] ?? 0;
+      const selfMatchNum = selfMatch[i] ?? 0;
       const matchNum = s.tpValueToMatchNum.get(c.topologyKey)?.get(tpVal) ?? 0;
       const skew = matchNum + selfMatchNum - minMatchNum;
       if (skew > c.maxSkew) return statusSkew;
     }
     return Status.success();
+  }
+
+  /**
+   * `filter` by position: a node's topology values come as ids by position (see _topology-values.ts), and
+   * the match counts by id. Undefined when a key has no critical paths (`filter` errs on every node then).
+   */
+  positionFilter(state: CycleState, pod: Pod, table: NodeTable): ((i: number) => Status) | undefined {
+    const s = state.read<PreFilterState>(preFilterStateKey);
+    if (s === undefined) return undefined;
+    const success = Status.success();
+    const n = s.constraints.length;
+    if (n === 0) return () => success;
+    const selfMatch = selfMatchOf(s, pod);
+    const tvs: TopologyValues[] = [];
+    const matchById: number[][] = [];
+    const base: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const c = s.constraints[k] as Constraint;
+      const minMatchNum = s.minMatchNum(c.topologyKey, c.minDomains);
+      if (minMatchNum === undefined) return undefined;
+      const tv = this.topologyValuesOf(c.topologyKey, table.list.length);
+      const byId: number[] = [];
+      for (const [value, num] of s.tpValueToMatchNum.get(c.topologyKey) ?? []) byId[tv.intern(value)] = num;
+      tvs.push(tv);
+      matchById.push(byId);
+      base.push((selfMatch[k] ?? 0) - minMatchNum);
+    }
+    const { objectGen, list } = table;
+    return (i) => {
+      for (let k = 0; k < n; k++) {
+        const id = (tvs[k] as TopologyValues).idAt(i, objectGen[i] as number, list);
+        if (id < 0) return statusLabel;
+        const skew = ((matchById[k] as number[])[id] ?? 0) + (base[k] as number);
+        if (skew > (s.constraints[k] as Constraint).maxSkew) return statusSkew;
+      }
+      return success;
+    };
   }
 
   // ---- scoring ----
