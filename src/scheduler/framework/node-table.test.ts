@@ -26,7 +26,7 @@ void test('a position keeps its generation while its node object is the same, an
   table.rebuild(list);
   const [ga, gb] = [table.objectGen[0], table.objectGen[1]];
   assert.ok(ga !== 0 && gb !== 0 && ga !== gb);
-  assert.deepEqual([table.names[0], table.names[1], table.freeMilliCPU[1], table.freePods[1], table.allocatableMemory[0]], ['a', 'b', 4000, 20, 1024 ** 3]);
+  assert.deepEqual([table.names[0], table.names[1], table.columns.freeMilliCPU[1], table.columns.freePods[1], table.columns.allocatableMemory[0]], ['a', 'b', 4000, 20, 1024 ** 3]);
   assert.equal(table.genOf(a), ga);
   table.rebuild(list);
   assert.equal(table.objectGen[0], ga, 'the same node object keeps its generation');

@@ -13,23 +13,40 @@ import type { NodeInfo } from './types.js';
 /** Process-wide, so a generation never matches one that another table gave out. */
 let nextObjectGen = 1;
 
+/** The NodeInfo fields the table copies, each into the column of the same name. */
+const copiedFields = [
+  'freeMilliCPU',
+  'freeMemory',
+  'freeEphemeralStorage',
+  'freePods',
+  'allocatableMilliCPU',
+  'allocatableMemory',
+  'requestedMilliCPU',
+  'requestedMemory',
+  'nonZeroMilliCPU',
+  'nonZeroMemory',
+] as const;
+
+export type CopiedField = (typeof copiedFields)[number];
+
+function grown(a: Float64Array, size: number): Float64Array<ArrayBuffer> {
+  const b = new Float64Array(size);
+  b.set(a);
+  return b;
+}
+
 export class NodeTable {
   /** The list the columns describe (the snapshot's `nodeInfoList`); positions are indexes in it. */
   list: readonly NodeInfo[] = [];
   objectGen = new Float64Array(0);
-  freeMilliCPU = new Float64Array(0);
-  freeMemory = new Float64Array(0);
-  freeEphemeralStorage = new Float64Array(0);
-  freePods = new Float64Array(0);
-  /** `NodeInfo`'s copies of allocatable, requested and non-zero requested cpu and memory (the scorers'). */
-  allocatableMilliCPU = new Float64Array(0);
-  allocatableMemory = new Float64Array(0);
-  requestedMilliCPU = new Float64Array(0);
-  requestedMemory = new Float64Array(0);
-  nonZeroMilliCPU = new Float64Array(0);
-  nonZeroMemory = new Float64Array(0);
   /** How many taints the node has. */
   taintCount = new Float64Array(0);
+  /**
+   * Copies of NodeInfo's fields of the same names: the free amounts (NodeResourcesFit's Filter) and the
+   * allocatable, requested and non-zero requested cpu and memory (the scorers'). Read them afresh each
+   * cycle: growing replaces the arrays.
+   */
+  readonly columns = Object.fromEntries(copiedFields.map((f) => [f, new Float64Array(0)])) as Record<CopiedField, Float64Array>;
   readonly names: string[] = [];
   private readonly objects: (Node | undefined)[] = [];
 
@@ -50,17 +67,9 @@ export class NodeTable {
       this.objectGen[i] = nextObjectGen++;
     }
     this.names[i] = ni.name;
-    this.freeMilliCPU[i] = ni.freeMilliCPU;
-    this.freeMemory[i] = ni.freeMemory;
-    this.freeEphemeralStorage[i] = ni.freeEphemeralStorage;
-    this.freePods[i] = ni.freePods;
-    this.allocatableMilliCPU[i] = ni.allocatableMilliCPU;
-    this.allocatableMemory[i] = ni.allocatableMemory;
-    this.requestedMilliCPU[i] = ni.requestedMilliCPU;
-    this.requestedMemory[i] = ni.requestedMemory;
-    this.nonZeroMilliCPU[i] = ni.nonZeroMilliCPU;
-    this.nonZeroMemory[i] = ni.nonZeroMemory;
     this.taintCount[i] = ni.taints.length;
+    const columns = this.columns;
+    for (const f of copiedFields) columns[f][i] = ni[f];
   }
 
   /** The generation of `ni`'s node object when `ni` holds the object the table has at its position, else 0 (unknown). */
@@ -71,22 +80,8 @@ export class NodeTable {
 
   private grow(n: number): void {
     const size = Math.max(n, this.objectGen.length * 2, 64);
-    const grown = (a: Float64Array): Float64Array<ArrayBuffer> => {
-      const b = new Float64Array(size);
-      b.set(a);
-      return b;
-    };
-    this.objectGen = grown(this.objectGen);
-    this.freeMilliCPU = grown(this.freeMilliCPU);
-    this.freeMemory = grown(this.freeMemory);
-    this.freeEphemeralStorage = grown(this.freeEphemeralStorage);
-    this.freePods = grown(this.freePods);
-    this.allocatableMilliCPU = grown(this.allocatableMilliCPU);
-    this.allocatableMemory = grown(this.allocatableMemory);
-    this.requestedMilliCPU = grown(this.requestedMilliCPU);
-    this.requestedMemory = grown(this.requestedMemory);
-    this.nonZeroMilliCPU = grown(this.nonZeroMilliCPU);
-    this.nonZeroMemory = grown(this.nonZeroMemory);
-    this.taintCount = grown(this.taintCount);
+    this.objectGen = grown(this.objectGen, size);
+    this.taintCount = grown(this.taintCount, size);
+    for (const f of copiedFields) this.columns[f] = grown(this.columns[f], size);
   }
 }

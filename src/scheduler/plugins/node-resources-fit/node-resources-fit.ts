@@ -25,7 +25,7 @@ import { Code, Status, newStatus } from '../../framework/status.js';
 import type { NodeTable } from '../../framework/node-table.js';
 import type { NodeInfo } from '../../framework/types.js';
 import { asNode, asPod } from '../_hints.js';
-import { defaultResources, isDefaultCpuMemory, leastAllocated, leastAllocatedCpuMemory, leastResourceScorer, mostResourceScorer, podResourceRequestList, scoreResourceAllocation, type ResourceSpec, type Scorer } from './resource-allocation.js';
+import { defaultResources, isDefaultCpuMemory, leastAllocated, leastAllocatedCpuMemory, leastResourceScorer, mostResourceScorer, podResourceRequestList, scoreCpuMemoryByPosition, scoreResourceAllocation, type ResourceSpec, type Scorer } from './resource-allocation.js';
 
 export const Name = names.NodeResourcesFit;
 export const ReasonTooManyPods = 'Too many pods';
@@ -171,7 +171,8 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Position
   positionFilter(state: CycleState, pod: Pod, table: NodeTable): ((i: number) => Status) | undefined {
     const req = state.read<PreFilterState>(preFilterStateKey)?.request;
     if (req === undefined || (req.scalarResources !== undefined && req.scalarResources.size > 0)) return undefined;
-    const { freePods, freeMilliCPU, freeMemory, freeEphemeralStorage, list } = table;
+    const { freePods, freeMilliCPU, freeMemory, freeEphemeralStorage } = table.columns;
+    const list = table.list;
     const cpu = req.milliCPU;
     const memory = req.memory;
     const storage = req.ephemeralStorage;
@@ -218,13 +219,7 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Position
   scorePositions(state: CycleState, pod: Pod, table: NodeTable, positions: Int32Array, scores: NodeScore[]): boolean {
     if (!this.fastScore) return false;
     const req = state.read<PreScoreState>(preScoreStateKey)?.podRequests ?? podResourceRequestList(pod, this.resources, false);
-    const cpu = req[0] ?? 0;
-    const mem = req[1] ?? 0;
-    const { allocatableMilliCPU, allocatableMemory, nonZeroMilliCPU, nonZeroMemory } = table;
-    for (let j = 0; j < positions.length; j++) {
-      const i = positions[j] as number;
-      (scores[j] as NodeScore).score = leastAllocated(allocatableMilliCPU[i] as number, allocatableMemory[i] as number, (nonZeroMilliCPU[i] as number) + cpu, (nonZeroMemory[i] as number) + mem);
-    }
+    scoreCpuMemoryByPosition(table, positions, scores, { cpu: table.columns.nonZeroMilliCPU, memory: table.columns.nonZeroMemory }, { cpu: req[0] ?? 0, memory: req[1] ?? 0 }, leastAllocated);
     return true;
   }
 

@@ -4,6 +4,8 @@
  */
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { isScalarResourceName, milliOf, podNonZeroRequestsNanos, podRequestsNanos, valueOf } from '../../framework/resources.js';
+import type { NodeScore } from '../../framework/interfaces.js';
+import type { NodeTable } from '../../framework/node-table.js';
 import type { NodeInfo } from '../../framework/types.js';
 
 /** `config.ResourceSpec`. */
@@ -74,6 +76,26 @@ export function leastAllocated(allocCpu: number, allocMem: number, requestedCpu:
 /** BalancedAllocation over cpu and memory (actual requests); equal to the generic path. */
 export function balancedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podMem: number): number {
   return balanced(nodeInfo.allocatableMilliCPU, nodeInfo.allocatableMemory, nodeInfo.requestedMilliCPU + podCpu, nodeInfo.requestedMemory + podMem);
+}
+
+/**
+ * Scores the nodes at `positions` of the node table by cpu and memory: `score(allocatable cpu, allocatable
+ * memory, used cpu + podCpu, used memory + podMem)` from the table's columns, `used` being the requested or
+ * the non-zero requested columns.
+ */
+export function scoreCpuMemoryByPosition(
+  table: NodeTable,
+  positions: Int32Array,
+  scores: NodeScore[],
+  used: { cpu: Float64Array; memory: Float64Array },
+  pod: { cpu: number; memory: number },
+  score: (allocCpu: number, allocMem: number, requestedCpu: number, requestedMem: number) => number,
+): void {
+  const { allocatableMilliCPU, allocatableMemory } = table.columns;
+  for (let j = 0; j < positions.length; j++) {
+    const i = positions[j] as number;
+    (scores[j] as NodeScore).score = score(allocatableMilliCPU[i] as number, allocatableMemory[i] as number, (used.cpu[i] as number) + pod.cpu, (used.memory[i] as number) + pod.memory);
+  }
 }
 
 /** `balancedCpuMemory` of a node's allocatable and requested cpu and memory, the pod's included. */
