@@ -103,15 +103,21 @@ export function fitsRequest(podRequest: Resource, nodeInfo: NodeInfo, ignoredExt
   return out;
 }
 
-/** The common case without allocation: everything fits and no scalar resources are involved. */
-function fitsQuickly(req: Resource, nodeInfo: NodeInfo): boolean {
-  if (req.scalarResources !== undefined && req.scalarResources.size > 0) return false;
+/**
+ * The shortfalls of a request without scalar resources on a node with these free amounts, as a bit set in
+ * `fitsRequest`'s order (1 pods, 2 cpu, 4 memory, 8 ephemeral-storage); 0 when it fits. Allocates nothing.
+ */
+function shortfalls(req: Resource, freePods: number, freeMilliCPU: number, freeMemory: number, freeEphemeralStorage: number): number {
   return (
-    nodeInfo.freePods >= 1 &&
-    (req.milliCPU <= 0 || req.milliCPU <= nodeInfo.freeMilliCPU) &&
-    (req.memory <= 0 || req.memory <= nodeInfo.freeMemory) &&
-    (req.ephemeralStorage <= 0 || req.ephemeralStorage <= nodeInfo.freeEphemeralStorage)
+    (freePods < 1 ? 1 : 0) |
+    (req.milliCPU > 0 && req.milliCPU > freeMilliCPU ? 2 : 0) |
+    (req.memory > 0 && req.memory > freeMemory ? 4 : 0) |
+    (req.ephemeralStorage > 0 && req.ephemeralStorage > freeEphemeralStorage ? 8 : 0)
   );
+}
+
+function hasScalarResources(req: Resource): boolean {
+  return req.scalarResources !== undefined && req.scalarResources.size > 0;
 }
 
 export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, PositionFilterPlugin, PreScorePlugin, ScorePlugin, EnqueueExtensions {
@@ -149,42 +155,27 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Position
   filter(state: CycleState, _pod: Pod, nodeInfo: NodeInfo): Status {
     const s = state.read<PreFilterState>(preFilterStateKey);
     if (s === undefined) return Status.error(`error reading "${preFilterStateKey}" from cycleState: not found`);
-    if (fitsQuickly(s.request, nodeInfo)) return Status.success();
     const req = s.request;
-    if (req.scalarResources === undefined || req.scalarResources.size === 0) {
-      const mask =
-        (nodeInfo.pods.length + 1 > nodeInfo.allocatable.allowedPodNumber ? 1 : 0) |
-        (req.milliCPU > 0 && req.milliCPU > nodeInfo.freeMilliCPU ? 2 : 0) |
-        (req.memory > 0 && req.memory > nodeInfo.freeMemory ? 4 : 0) |
-        (req.ephemeralStorage > 0 && req.ephemeralStorage > nodeInfo.freeEphemeralStorage ? 8 : 0);
-      if (mask === 0) return Status.success();
-      const known = this.failuresByMask[mask];
-      if (known !== undefined) return known;
-      const st = this.failureFor(req, nodeInfo);
-      this.failuresByMask[mask] = st;
-      return st;
-    }
-    return this.failureFor(req, nodeInfo);
+    if (hasScalarResources(req)) return this.failureFor(req, nodeInfo);
+    const mask = shortfalls(req, nodeInfo.freePods, nodeInfo.freeMilliCPU, nodeInfo.freeMemory, nodeInfo.freeEphemeralStorage);
+    return mask === 0 ? Status.success() : this.failureByMask(mask, req, nodeInfo);
+  }
+
+  /** The status of the shortfalls `mask` (nonzero) of a request without scalar resources, built once per mask. */
+  private failureByMask(mask: number, req: Resource, nodeInfo: NodeInfo): Status {
+    return (this.failuresByMask[mask] ??= this.failureFor(req, nodeInfo));
   }
 
   /** `filter` by position: the node table holds the free amounts for requests without scalar resources. */
-  positionFilter(state: CycleState, pod: Pod, table: NodeTable): ((i: number) => Status) | undefined {
+  positionFilter(state: CycleState, _pod: Pod, table: NodeTable): ((i: number) => Status) | undefined {
     const req = state.read<PreFilterState>(preFilterStateKey)?.request;
-    if (req === undefined || (req.scalarResources !== undefined && req.scalarResources.size > 0)) return undefined;
+    if (req === undefined || hasScalarResources(req)) return undefined;
     const { freePods, freeMilliCPU, freeMemory, freeEphemeralStorage } = table.columns;
     const list = table.list;
-    const cpu = req.milliCPU;
-    const memory = req.memory;
-    const storage = req.ephemeralStorage;
     const success = Status.success();
     return (i) => {
-      const mask =
-        ((freePods[i] as number) < 1 ? 1 : 0) |
-        (cpu > 0 && cpu > (freeMilliCPU[i] as number) ? 2 : 0) |
-        (memory > 0 && memory > (freeMemory[i] as number) ? 4 : 0) |
-        (storage > 0 && storage > (freeEphemeralStorage[i] as number) ? 8 : 0);
-      if (mask === 0) return success;
-      return this.failuresByMask[mask] ?? this.filter(state, pod, list[i] as NodeInfo);
+      const mask = shortfalls(req, freePods[i] as number, freeMilliCPU[i] as number, freeMemory[i] as number, freeEphemeralStorage[i] as number);
+      return mask === 0 ? success : this.failureByMask(mask, req, list[i] as NodeInfo);
     };
   }
 
