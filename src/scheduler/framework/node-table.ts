@@ -8,6 +8,7 @@
  * so node-object verdicts (node-verdicts.ts) can be checked against it without reading the NodeInfo.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
+import { grown } from '../../util/typed-arrays.js';
 import type { NodeInfo } from './types.js';
 
 /** Process-wide, so a generation never matches one that another table gave out. */
@@ -28,12 +29,6 @@ const copiedFields = [
 ] as const;
 
 export type CopiedField = (typeof copiedFields)[number];
-
-function grown(a: Float64Array, size: number): Float64Array<ArrayBuffer> {
-  const b = new Float64Array(size);
-  b.set(a);
-  return b;
-}
 
 export class NodeTable {
   /** The list the columns describe (the snapshot's `nodeInfoList`); positions are indexes in it. */

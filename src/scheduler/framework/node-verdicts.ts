@@ -12,6 +12,7 @@
  * loop can find it by position without reading the NodeInfo.
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
+import { grown } from '../../util/typed-arrays.js';
 import type { Status } from './status.js';
 
 /** The verdicts for one question (filter key), by snapshot position. */
@@ -27,11 +28,7 @@ export class NodeVerdicts {
       this.nodes.push(undefined);
       this.statuses.push(undefined);
     }
-    if (this.gens.length < n) {
-      const gens = new Float64Array(n);
-      gens.set(this.gens);
-      this.gens = gens;
-    }
+    if (this.gens.length < n) this.gens = grown(this.gens, n);
   }
 
   /** The verdict computed for `node` at position `i`, or undefined when none is known for that object. */

@@ -8,6 +8,7 @@
  */
 import type { Node } from 'kubernetes-types/core/v1.js';
 import type { NodeInfo } from '../../framework/types.js';
+import { grown } from '../../../util/typed-arrays.js';
 
 export class TopologyValues {
   private nodes: (Node | undefined)[] = [];
@@ -86,11 +87,7 @@ export class TopologyValues {
   }
 
   private grow(n: number): void {
-    const ids = new Int32Array(n);
-    ids.set(this.ids);
-    this.ids = ids;
-    const gens = new Float64Array(n);
-    gens.set(this.gens);
-    this.gens = gens;
+    this.ids = grown(this.ids, n);
+    this.gens = grown(this.gens, n);
   }
 }
