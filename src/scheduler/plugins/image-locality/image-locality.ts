@@ -71,11 +71,7 @@ export class ImageLocality implements ScorePlugin {
     return { score: this.scoreValue(state, pod, nodeInfo), status: Status.success() };
   }
 
-  /**
-   * A node's sum is at most the sum of the pod's image sizes (each image counts `size * numNodes / total`,
-   * and numNodes <= total); below `minThreshold`, calculatePriority gives every node 0. Pods of small
-   * images (pause) need no look-up per node then.
-   */
+  /** Whether the cycle's pod scores 0 on every node (`scoresZeroEverywhere`, worked out once per cycle). */
   private zeroEverywhere(state: CycleState, pod: Pod): boolean {
     if (state !== this.lastState || pod !== this.lastPod) {
       this.lastImages = podImageNames(pod);
@@ -93,6 +89,11 @@ export class ImageLocality implements ScorePlugin {
     return true;
   }
 
+  /**
+   * A node's sum is at most the sum of the pod's image sizes (each image counts `size * numNodes / total`,
+   * and numNodes <= total); below `minThreshold`, calculatePriority gives every node 0. Pods of small
+   * images (pause) need no look-up per node then.
+   */
   private scoresZeroEverywhere(images: readonly string[]): boolean {
     const lister = this.handle.snapshot();
     if (lister.imageSize === undefined) return false;
