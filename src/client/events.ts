@@ -9,8 +9,9 @@
  * - Spam filter (`EventSourceObjectSpamFilter`): per source and object a token bucket of 25 events refilled
  *   with one every 5 minutes; events beyond it are dropped.
  *
- * Writes are fire-and-forget through one sequential internal queue (at most 1000 pending, like the
- * broadcaster's queue); transport failures are retried up to 12 times, 10 s apart; API errors drop the event.
+ * Writes are fire-and-forget through one sequential internal queue: the sink's watcher channel of the
+ * broadcaster (`NewLongQueueBroadcaster(1000, DropIfChannelFull)`), so with 1000 pending a new event is
+ * dropped silently; transport failures are retried up to 12 times, 10 s apart; API errors drop the event.
  * With `concurrent`, as kube-scheduler's events.k8s.io broadcaster (`tools/events`, a goroutine per event),
  * nothing is queued or dropped: events about different objects are written at once, those about one object
  * in order (every correlation key names the involved object, so the correlation is the same).
@@ -148,10 +149,10 @@ class Recorder implements EventRecorder {
   event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string, opts: EventOptions = {}): void {
     if (this.stopped) return;
     try {
-      if (this.opts.concurrent !== true && this.queued >= maxQueuedEvents) {
-        this.log(`Unable to record event: too many queued events, dropped event ${reason}: ${message}`);
-        return;
-      }
+      // The sink's watcher channel is full: the broadcaster (DropIfChannelFull) skips it without a word.
+      // (client-go's "too many queued events" is for its incoming channel, which never fills: the
+      // distributing goroutine does not wait for a full watcher.)
+      if (this.opts.concurrent !== true && this.queued >= maxQueuedEvents) return;
       const event = this.makeEvent(obj, type, reason, message, opts);
       const now = this.clock.now();
       const write = async (): Promise<void> => {
