@@ -6,6 +6,7 @@
  * applying and nobody else owns. Ordinary writes record ownership with `updateManagedFields`.
  */
 import { ApiError, StatusReason } from '../../api/errors.js';
+import { ShapeMemo } from './creation-shape.js';
 import { FieldSet, inPathElementOrder, pathString } from './fieldpath.js';
 import { deepCopy, isObject, jsonEqual, type JsonObject, type JsonValue } from './json.js';
 
@@ -73,6 +74,8 @@ interface Entry {
   raw: unknown;
   /** The set, decoded from `raw` on first use (`fieldsOf`). */
   decoded: FieldSet | undefined;
+  /** `raw` is known to be what `toFieldsV1` writes (no need to check it). */
+  canonical?: true;
 }
 
 function fieldsOf(e: Entry): FieldSet {
@@ -538,7 +541,7 @@ function decode(mf: unknown): Entry[] {
 
 /** The FieldsV1 an entry is written with: the one read when it is unchanged and canonical, else encoded. */
 function fieldsV1Of(e: Entry): JsonObject {
-  if (e.raw !== undefined && isObject(e.raw) && isCanonicalFieldsV1(e.raw)) return e.raw;
+  if (e.raw !== undefined && isObject(e.raw) && (e.canonical === true || isCanonicalFieldsV1(e.raw))) return e.raw;
   return fieldsOf(e).toFieldsV1();
 }
 
@@ -772,8 +775,8 @@ export function updateManagedFields(old: JsonObject | undefined, updated: JsonOb
   const oldMF = isObject(oldMeta) ? oldMeta['managedFields'] : undefined;
   const newMF = isObject(updated['metadata']) ? updated['metadata']['managedFields'] : undefined;
   const entries = decode(newMF !== undefined && !jsonEqual(newMF, oldMF) ? newMF : oldMF);
-  // Without entries nobody can lose what a create removes from the zero object.
-  const cmp = compare(old ?? zeroObject(schema, entries.length === 0 ? updated : undefined), updated, schema, untracked(opts.resetFields ?? []));
+  if (old === undefined && entries.length === 0 && schema !== undefined) return withCreateEntry(updated, schema, opts);
+  const cmp = compare(old ?? zeroObject(schema), updated, schema, untracked(opts.resetFields ?? []));
   const changed = cmp.added.absorb(cmp.modified);
   const anyChanged = !changed.isEmpty();
   const anyRemoved = !cmp.removed.isEmpty();
@@ -797,6 +800,51 @@ export function updateManagedFields(old: JsonObject | undefined, updated: JsonOb
     if (anyChanged) self.time = rfc3339(opts.now);
   }
   return withManagedFields(updated, entries);
+}
+
+/**
+ * A create without managedFields of its own: one entry for the writer, owning what the object added to
+ * (or changed from) the zero object, if anything. Nobody else can lose fields, so the set depends only on
+ * the object's shape (`creationShape`) and is computed once per shape.
+ */
+function withCreateEntry(updated: JsonObject, schema: ApplySchema, opts: ManagedFieldsOptions): JsonObject {
+  const fieldsV1 = createdFieldsV1(updated, schema, opts.resetFields ?? []);
+  if (fieldsV1 === undefined) return withManagedFields(updated, []);
+  const entry: Entry = {
+    manager: opts.manager,
+    operation: 'Update',
+    apiVersion: opts.apiVersion,
+    time: rfc3339(opts.now),
+    subresource: opts.subresource,
+    raw: fieldsV1,
+    decoded: undefined,
+    canonical: true,
+  };
+  return withManagedFields(updated, [entry]);
+}
+
+/** The FieldsV1 creates own, by schema, then by reset paths and creation shape; null for none. */
+const createdFieldsByShape = new WeakMap<ApplySchema, Map<string, ShapeMemo<JsonObject | null>>>();
+
+function createdFieldsV1(updated: JsonObject, schema: ApplySchema, reset: readonly (readonly string[])[]): JsonObject | undefined {
+  let byReset = createdFieldsByShape.get(schema);
+  if (byReset === undefined) createdFieldsByShape.set(schema, (byReset = new Map<string, ShapeMemo<JsonObject | null>>()));
+  const resetKey = reset.map((p) => p.join('.')).join(';');
+  let memo = byReset.get(resetKey);
+  if (memo === undefined) byReset.set(resetKey, (memo = new ShapeMemo<JsonObject | null>()));
+  const fieldsV1 = memo.get(updated, () => {
+    // Only what the object added or changed matters, so the zero object is built only where it has keys.
+    const cmp = compare(zeroObject(schema, updated), updated, schema, untracked(reset));
+    const owned = cmp.added.absorb(cmp.modified);
+    // Shared by every object of this shape: frozen, so that no writer can change the others' entries.
+    return owned.isEmpty() ? null : deepFreeze(owned.toFieldsV1());
+  });
+  return fieldsV1 ?? undefined;
+}
+
+function deepFreeze(o: JsonObject): JsonObject {
+  for (const v of Object.values(o)) if (isObject(v)) deepFreeze(v);
+  return Object.freeze(o);
 }
 
 /**
