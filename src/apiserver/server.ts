@@ -7,6 +7,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import type { Backend } from '../storage/backend.js';
 import { CallLatency } from './call-latency.js';
+import { FlowDispatcher } from './flow-control.js';
 import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { ResourceTable, type ResourceDef } from './discovery/resource-defs.js';
 import { CacheDispatcher } from './storage/watch-cache.js';
@@ -69,6 +70,8 @@ export class ApiServer {
   readonly crds: CrdRegistrar;
   /** Latency of the components' and node host's calls, served over their channels (benchmarks observe it). */
   readonly callLatency = new CallLatency();
+  /** API Priority and Fairness for the calls of those channels: one queue, so they are ordered together. */
+  readonly flowControl = new FlowDispatcher();
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private address: AddressInfo | undefined;

@@ -19,6 +19,7 @@ import type { EncodedObject, InProcessClient } from '../apiserver/in-process-cli
 import { objectOfStoredText } from '../apiserver/storage/watch-cache.js';
 import type { CallLatency } from '../apiserver/call-latency.js';
 import { WatchQueue } from '../client/watch-queue.js';
+import { classify, FlowDispatcher, type Classification, type RequestAttributes } from '../apiserver/flow-control.js';
 
 /** What both ends need of a `MessagePort` or a worker's `parentPort`. */
 export interface Port {
@@ -46,12 +47,6 @@ export type Reply =
   /** The same change as the batch's item `same` (another watch of it): its text is not sent twice. */
   | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; same: number }
   | { t: 'end'; id: number };
-
-/**
- * The API server's side starts at most this many requests in one event-loop turn (see `serveClients`). A
- * call costs 50-300 µs there, so a turn stays within about 10 ms.
- */
-const requestsPerTurn = 64;
 
 /** Messages sent in one event-loop turn travel together: one `postMessage` (and one wake-up) for many. */
 type Batch<T> = { t: 'batch'; items: T[] };
@@ -126,6 +121,13 @@ function statusOf(e: unknown): Status {
 export interface ServeOptions {
   /** Where each answered call's latency goes, from its arrival to its answer (its wait to be started included). */
   latency?: CallLatency;
+  /** The server's queue of calls, shared by its channels (default: one for this channel alone). */
+  flowControl?: FlowDispatcher;
+  /**
+   * Whom flow control classifies the calls as, when not as their user: the node host acts for kubelets
+   * (`system:nodes`), though its authorization needs more.
+   */
+  flowUser?: UserInfo;
 }
 
 /** The options argument of a call that takes `WriteOptions` (or, for `get`, a subresource). */
@@ -147,6 +149,43 @@ function callResource(method: Method, args: unknown[]): string {
   const res = (args[0] as ResourceType).resource;
   const sub = method === 'createSubresource' ? args[2] : callOptions(method, args)?.subresource;
   return typeof sub === 'string' && sub !== '' ? `${res}/${sub}` : res;
+}
+
+const verbs: Readonly<Record<Method, string>> = {
+  get: 'get',
+  list: 'list',
+  create: 'create',
+  update: 'update',
+  patch: 'patch',
+  delete: 'delete',
+  deleteCollection: 'deletecollection',
+  createSubresource: 'create',
+};
+
+/**
+ * The namespace of a call as the request path names it: '' for cluster-scoped resources and for lists
+ * across all namespaces; single objects default to `default` (as the in-process client does).
+ */
+function callNamespace(method: Method, args: unknown[]): string {
+  const res = args[0] as ResourceType;
+  if (!res.namespaced) return '';
+  const opts = (method === 'list' || method === 'deleteCollection' ? args[1] : method === 'patch' || method === 'createSubresource' ? args[4] : args[2]) as
+    | { namespace?: string }
+    | undefined;
+  const body = method === 'create' || method === 'update' ? (args[1] as KubeObject | undefined) : undefined;
+  const ns = opts?.namespace ?? body?.metadata?.namespace ?? '';
+  if (ns !== '') return ns;
+  return method === 'list' || method === 'deleteCollection' ? '' : 'default';
+}
+
+/** What flow control sees of a request arriving on a channel. */
+function requestAttributes(m: Request & { t: 'call' | 'watch' }, user: UserInfo): RequestAttributes {
+  if (m.t === 'watch') {
+    const ns = m.res.namespaced ? (m.opts.namespace ?? '') : '';
+    return { user, verb: 'watch', group: m.res.group, resource: m.res.resource, namespace: ns };
+  }
+  const res = m.args[0] as ResourceType;
+  return { user, verb: verbs[m.method], group: res.group, resource: callResource(m.method, m.args), namespace: callNamespace(m.method, m.args) };
 }
 
 /**
@@ -240,29 +279,29 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       w?.close();
     }
   };
-  // Requests wait here and are started at most `requestsPerTurn` to an event-loop turn. A port hands over
-  // every message queued on it in one go: after a busy spell that was thousands of calls, and starting them
-  // all at once held the event loop for seconds, while the storage commits and acknowledgements they
-  // waited for could not run.
-  const waiting: { m: Request; arrived: number | undefined }[] = [];
-  let startScheduled = false;
+  // Requests wait in the server's flow control, which starts a bounded number per event-loop turn. A port
+  // hands over every message queued on it in one go: after a busy spell that was thousands of calls, and
+  // starting them all at once held the event loop for seconds, while the storage commits and
+  // acknowledgements they waited for could not run.
+  const dispatcher = opts.flowControl ?? new FlowDispatcher();
+  // A watch's end goes where its start went, so that it cannot overtake it.
+  const watchFlows = new Map<number, Classification>();
   let stopped = false;
-  const startSome = (): void => {
-    startScheduled = false;
-    if (stopped) return;
-    for (const w of waiting.splice(0, requestsPerTurn)) onRequest(w.m, w.arrived);
-    if (waiting.length > 0) scheduleStart();
-  };
-  const scheduleStart = (): void => {
-    if (startScheduled) return;
-    startScheduled = true;
-    setImmediate(startSome);
-  };
   const onMessage = (m: unknown): void =>
     unbatch(m, (x) => {
       if (!isRequest(x)) return;
-      waiting.push({ m: x, arrived: latency?.observed === true ? performance.now() : undefined });
-      scheduleStart();
+      const arrived = latency?.observed === true ? performance.now() : undefined;
+      let c: Classification | undefined;
+      if (x.t === 'unwatch') {
+        c = watchFlows.get(x.id);
+        watchFlows.delete(x.id);
+      } else {
+        c = classify(requestAttributes(x, opts.flowUser ?? x.user));
+        if (x.t === 'watch') watchFlows.set(x.id, c);
+      }
+      dispatcher.submit(c ?? { level: 'exempt', flow: '' }, () => {
+        if (!stopped) onRequest(x, arrived);
+      });
     });
   port.on('message', onMessage);
   return () => {

@@ -45,7 +45,7 @@ export function controlPlaneComponents(o: ControlPlaneComponentsOptions): Compon
     },
     // Objects arrive structured-cloned from the components thread: the server may use them as they are.
     (user) => new InProcessClient(o.server, { user, inputsOwned: true }),
-    { latency: o.server.callLatency },
+    { latency: o.server.callLatency, flowControl: o.server.flowControl },
     ...(o.log !== undefined ? [o.log] : []),
   );
 }

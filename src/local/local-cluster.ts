@@ -70,6 +70,14 @@ export function nodeHostUser(): UserInfo {
   return { username: 'system:node-host', groups: ['system:nodes', 'system:masters', 'system:authenticated'] };
 }
 
+/**
+ * The node host as API Priority and Fairness sees it: the kubelets it stands for (group system:nodes),
+ * so their heartbeats match `system-node-high` and the rest `system-nodes`, as on a real server.
+ */
+export function nodeHostFlowUser(): UserInfo {
+  return { username: 'system:node-host', groups: ['system:nodes', 'system:authenticated'] };
+}
+
 export class LocalCluster {
   private backend: Backend | undefined;
   private server: ApiServer | undefined;
@@ -158,7 +166,7 @@ export class LocalCluster {
       // The kubelet's writes are recorded in managedFields as `kubelet` (its user agent's name upstream, and
       // `kubemix join`'s), not by the host's user name.
       (user) => new InProcessClient(server, { user, inputsOwned: true, fieldManager: 'kubelet' }),
-      { latency: server.callLatency },
+      { latency: server.callLatency, flowControl: server.flowControl, flowUser: nodeHostFlowUser() },
       ...(this.o.log !== undefined ? [this.o.log] : []),
     );
     await this.nodeHost.start(this.o.onProgress);
