@@ -12,6 +12,7 @@
  * arrive.
  */
 import type { UserInfo } from './registry/policy.js';
+import { Fifo } from '../util/fifo.js';
 
 export type PriorityLevel = 'exempt' | 'node-high' | 'system' | 'leader-election' | 'workload-high' | 'workload-low' | 'global-default' | 'catch-all';
 
@@ -151,8 +152,8 @@ export function classify(a: RequestAttributes): Classification {
 
 /** One level's waiting calls: a queue per flow, and the flows with calls waiting in turn order. */
 class LevelQueues {
-  readonly flows = new Map<string, (() => void)[]>();
-  readonly turns: string[] = [];
+  readonly flows = new Map<string, Fifo<() => void>>();
+  readonly turns = new Fifo<string>();
   /** Where the level is in the shared virtual time: the tag its next call starts at. */
   tag = 0;
   waiting = 0;
@@ -162,7 +163,7 @@ class LevelQueues {
   push(flow: string, start: () => void): void {
     let q = this.flows.get(flow);
     if (q === undefined) {
-      this.flows.set(flow, (q = []));
+      this.flows.set(flow, (q = new Fifo<() => void>()));
       this.turns.push(flow);
     }
     q.push(start);
@@ -173,7 +174,7 @@ class LevelQueues {
   shift(): (() => void) | undefined {
     const flow = this.turns.shift();
     if (flow === undefined) return undefined;
-    const q = this.flows.get(flow) as (() => void)[];
+    const q = this.flows.get(flow) as Fifo<() => void>;
     const start = q.shift();
     if (q.length > 0) this.turns.push(flow);
     else this.flows.delete(flow);
@@ -190,7 +191,7 @@ class LevelQueues {
  * time earns no credit), and round robin across a level's flows.
  */
 export class FlowDispatcher {
-  private readonly exempt: (() => void)[] = [];
+  private readonly exempt = new Fifo<() => void>();
   private readonly levels = new Map<PriorityLevel, LevelQueues>();
   private virtualTime = 0;
   private scheduled = false;

@@ -11,6 +11,7 @@
  * - After `shutDown()` adds are ignored, `get()` drains what is queued and then answers `undefined`.
  */
 import { realClock, type Clock, type TimerHandle } from './clock.js';
+import { Fifo } from '../util/fifo.js';
 
 export interface WorkQueueOptions {
   /** First per-item backoff of `addRateLimited()` (default 5 ms). */
@@ -20,32 +21,6 @@ export interface WorkQueueOptions {
   /** An overall token bucket on `addRateLimited()`; off unless given. */
   bucket?: { qps: number; burst: number };
   clock?: Clock;
-}
-
-/**
- * A FIFO with O(1) push and shift. (`Array.prototype.shift` copies the array once it is large: draining
- * 150,000 keys that way takes more than a minute.)
- */
-class Fifo<T> {
-  private items: T[] = [];
-  private head = 0;
-  get length(): number {
-    return this.items.length - this.head;
-  }
-  push(item: T): void {
-    this.items.push(item);
-  }
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head] as T;
-    this.items[this.head] = undefined as T;
-    this.head++;
-    if (this.head > 1024 && this.head * 2 > this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
 }
 
 interface Waiting {
