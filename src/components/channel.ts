@@ -199,6 +199,8 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
   const batched = new Map<string, { index: number; rv: number | undefined }>();
   const out = new Outbox<Reply>(port, () => batched.clear());
   const watches = new Map<number, WatchStream<EncodedObject>>();
+  // Where flow control put each watch: its end goes there too, so that it cannot overtake its start.
+  const watchFlows = new Map<number, Classification>();
   const sendEvent = (id: number, type: WatchEvent<unknown>['type'], e: EncodedObject): void => {
     const rv = e.storedRevision;
     // Room first: a full batch posted now takes the changes it holds (and `batched`) with it.
@@ -238,6 +240,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
     } catch (e) {
       out.send({ t: 'event', id, type: 'ERROR', json: JSON.stringify(statusOf(e)) });
     } finally {
+      watchFlows.delete(id);
       if (watches.delete(id)) out.send({ t: 'end', id });
     }
   };
@@ -284,8 +287,6 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
   // starting them all at once held the event loop for seconds, while the storage commits and
   // acknowledgements they waited for could not run.
   const dispatcher = opts.flowControl ?? new FlowDispatcher();
-  // A watch's end goes where its start went, so that it cannot overtake it.
-  const watchFlows = new Map<number, Classification>();
   let stopped = false;
   const onMessage = (m: unknown): void =>
     unbatch(m, (x) => {
