@@ -196,7 +196,7 @@ export class FlowDispatcher {
   private virtualTime = 0;
   private scheduled = false;
 
-  /** A call costs 50-300 µs, so a turn of 128 stays within about 10-30 ms. */
+  /** A call costs 50-300 µs, so a turn of 128 stays within about 10-40 ms. */
   constructor(private readonly perTurn = 128) {}
 
   /** Queues `start` (it runs in a later turn, in the order above). */
