@@ -130,15 +130,28 @@ export interface ServeOptions {
   flowUser?: UserInfo;
 }
 
+/** Where each method takes its options argument (every one has one, with the namespace if any). */
+function optionsArgument(method: Method, args: unknown[]): unknown {
+  switch (method) {
+    case 'list':
+    case 'deleteCollection':
+      return args[1];
+    case 'patch':
+    case 'createSubresource':
+      return args[4];
+    default:
+      return args[2];
+  }
+}
+
 /** The options argument of a call that takes `WriteOptions` (or, for `get`, a subresource). */
 function callOptions(method: Method, args: unknown[]): WriteOptions | undefined {
   switch (method) {
     case 'get':
     case 'create':
     case 'update':
-      return args[2] as WriteOptions | undefined;
     case 'patch':
-      return args[4] as WriteOptions | undefined;
+      return optionsArgument(method, args) as WriteOptions | undefined;
     default:
       return undefined;
   }
@@ -169,9 +182,7 @@ const verbs: Readonly<Record<Method, string>> = {
 function callNamespace(method: Method, args: unknown[]): string {
   const res = args[0] as ResourceType;
   if (!res.namespaced) return '';
-  const opts = (method === 'list' || method === 'deleteCollection' ? args[1] : method === 'patch' || method === 'createSubresource' ? args[4] : args[2]) as
-    | { namespace?: string }
-    | undefined;
+  const opts = optionsArgument(method, args) as { namespace?: string } | undefined;
   const body = method === 'create' || method === 'update' ? (args[1] as KubeObject | undefined) : undefined;
   const ns = opts?.namespace ?? body?.metadata?.namespace ?? '';
   if (ns !== '') return ns;
