@@ -30,6 +30,11 @@ export class CycleState {
    * table's columns at these positions instead of the NodeInfos.
    */
   nodePositions: Int32Array | undefined = undefined;
+
+  /** `nodePositions` when they are those of the `count` nodes being scored, else undefined. */
+  positionsOf(count: number): Int32Array | undefined {
+    return this.nodePositions?.length === count ? this.nodePositions : undefined;
+  }
   /** Score plugins whose PreScore returned Skip. */
   skipScorePlugins: ReadonlySet<string> = new Set();
 

@@ -488,7 +488,7 @@ export class Framework implements Handle {
   runScorePlugins(state: CycleState, pod: Pod, nodes: readonly NodeInfo[]): { scores: NodePluginScores[]; status: Status } {
     // Positions of this very list, in the table of the current snapshot: the scorers may read columns.
     const table = this.currentSnapshot.table;
-    const positions = table !== undefined && state.nodePositions?.length === nodes.length ? state.nodePositions : undefined;
+    const positions = table !== undefined ? state.positionsOf(nodes.length) : undefined;
     this.resetScoreLists(nodes, table?.names, positions);
     const totals = this.spareTotals;
     const list = this.spareScoreList;

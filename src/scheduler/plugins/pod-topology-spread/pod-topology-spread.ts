@@ -455,7 +455,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
     });
     // The nodes' positions in the node table, when known: their ids then come without reading the NodeInfos.
     const table = lister.table;
-    const positions = table !== undefined && table.list === allNodes && state.nodePositions?.length === filteredNodes.length ? state.nodePositions : undefined;
+    const positions = table !== undefined && table.list === allNodes ? state.positionsOf(filteredNodes.length) : undefined;
     const idOf = (tv: TopologyValues, j: number): number => {
       if (positions === undefined) return tv.idOf(filteredNodes[j] as NodeInfo);
       const at = positions[j] as number;
