@@ -88,7 +88,7 @@ function scalarClass(v: JsonValue | undefined): number {
  * A list exactly, as text: JSON, with undefined (which JSON cannot tell from null or from a missing key)
  * written `u`. Every part is self-delimiting, so the text reads one way only.
  */
-export function listText(v: JsonValue | undefined): string {
+function listText(v: JsonValue | undefined): string {
   if (v === undefined) return 'u';
   if (typeof v !== 'object' || v === null) return JSON.stringify(v);
   if (Array.isArray(v)) {
