@@ -129,6 +129,38 @@ void test('heartbeats of many nodes are spread over the interval', async (t) => 
   assert.equal(renewals() - start, 10);
 });
 
+void test('a node renews its lease from its registration on, while other nodes still register', async (t) => {
+  let release = (): void => undefined;
+  const gate = new Promise<void>((r) => (release = r));
+  // The second node's registration hangs (a slow store), 45 s: longer than a lease lasts.
+  class SlowRegistration extends FakeClient {
+    override async create<T extends KubeObject>(res: ResourceType, obj: T, opts?: WriteOptions): Promise<T> {
+      if (res.resource === 'nodes' && obj.metadata?.name === 'n-1') await gate;
+      return super.create(res, obj, opts);
+    }
+  }
+  const client = new SlowRegistration();
+  const clock = new FakeClock(T0);
+  const nodes = [0, 1].map((i): SimulatedNodeSpec => ({ ...linux, name: `n-${i}`, internalIP: `127.0.2.${i + 1}` }));
+  const host = new NodeHost({ client, clock, nodes, log: () => undefined, registrationConcurrency: 1 });
+  t.after(() => {
+    release();
+    host.stop();
+    client.closeAll();
+  });
+  const started = host.start();
+  for (let ms = 0; ms < 45_000; ms += 100) {
+    for (let i = 0; i < 5; i++) await flush();
+    clock.step(100);
+  }
+  for (let i = 0; i < 5; i++) await flush();
+  assert.equal(client.peek<Node>(resources.nodes, 'n-1'), undefined, 'n-1 is still registering');
+  assert.equal(client.peek<Lease>(resources.leases, 'n-0', 'kube-node-lease')?.spec?.renewTime, '2026-01-01T00:00:40.000000Z');
+  release();
+  await started;
+  assert.ok(client.peek<Lease>(resources.leases, 'n-1', 'kube-node-lease') !== undefined);
+});
+
 void test('a pod goes ContainerCreating -> Running through pods/status', async (t) => {
   const { client, advance, events } = await setup(t, [linux], { cni: 'preinstalled' });
   await client.create(resources.pods, bound('web', 'linux-amd64-1'));

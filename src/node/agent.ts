@@ -319,7 +319,10 @@ export class NodeHost implements NodeHostView {
 
   // ---- lifecycle ----
 
-  /** Registers every node, starts heartbeats and the shared informers. Resolves once all nodes registered. */
+  /**
+   * Starts the shared informers and registers every node (each starts its heartbeats once registered), then
+   * takes the pods bound to them. Resolves once all nodes registered.
+   */
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
@@ -344,7 +347,7 @@ export class NodeHost implements NodeHostView {
     this.runtimeClassInformer.start();
     this.nodeInformer.start();
 
-    await this.registerAll();
+    await this.registerNodes([...this.nodes.values()], this.opts.onRegistered);
     if (!this.running) return;
 
     this.podInformer.addHandlers({
@@ -353,8 +356,6 @@ export class NodeHost implements NodeHostView {
       onDelete: (p) => this.onPodDeleted(p),
     });
     this.podInformer.start();
-
-    this.startHeartbeats([...this.nodes.values()]);
   }
 
   /** Whether `n` is running here (not stopped, not removed). */
@@ -362,15 +363,21 @@ export class NodeHost implements NodeHostView {
     return this.running && this.nodes.get(n.spec.name) === n;
   }
 
-  private startHeartbeats(nodes: readonly SimulatedNode[]): void {
-    const all = nodes.filter((n) => this.hosts(n));
-    all.forEach((n, i) => {
-      // Spread heartbeats evenly over the interval.
-      const offset = all.length > 1 ? Math.floor((i * this.leaseRenewIntervalMs) / all.length) : 0;
-      n.heartbeatTimer = this.clock.setTimeout(() => this.heartbeat(n), offset);
-      const statusOffset = all.length > 1 ? Math.floor((i * this.statusUpdateMs) / all.length) : 0;
-      n.statusTimer = this.clock.setTimeout(() => this.statusTick(n), this.statusUpdateMs + statusOffset);
-    });
+  /**
+   * Starts the lease and status loops of a node just registered. The `count` nodes registered together
+   * renew in evenly spread slots (`position` is this node's) counted from `sinceMs`; each starts at its
+   * next slot, so it may renew as soon as it registered. A node's loops start with its registration, not
+   * once all are registered: registering thousands of nodes on a slow store outlasts a lease.
+   */
+  private startHeartbeats(n: SimulatedNode, position: number, count: number, sinceMs: number): void {
+    const nowMs = this.now();
+    const delay = (intervalMs: number): number => {
+      let at = sinceMs + Math.floor((position * intervalMs) / count);
+      while (at < nowMs) at += intervalMs;
+      return at - nowMs;
+    };
+    n.heartbeatTimer = this.clock.setTimeout(() => this.heartbeat(n), delay(this.leaseRenewIntervalMs));
+    n.statusTimer = this.clock.setTimeout(() => this.statusTick(n), delay(this.statusUpdateMs));
   }
 
   /**
@@ -390,7 +397,6 @@ export class NodeHost implements NodeHostView {
     for (const n of added) this.preload(n);
     await this.registerNodes(added, onRegistered ?? this.opts.onRegistered);
     if (!this.running) return;
-    this.startHeartbeats(added);
     // Pods bound before the node came (the informer delivered them while no node took them).
     for (const pod of this.podInformer?.list() ?? []) {
       if (seen.has(pod.spec?.nodeName ?? '')) this.onPod(pod);
@@ -467,16 +473,15 @@ export class NodeHost implements NodeHostView {
 
   // ---- registration ----
 
-  private async registerAll(): Promise<void> {
-    await this.registerNodes([...this.nodes.values()], this.opts.onRegistered);
-  }
-
+  /** Registers nodes, each starting its heartbeats once registered. */
   private async registerNodes(all: readonly SimulatedNode[], onRegistered: ((registered: number, total: number) => void) | undefined): Promise<void> {
+    const sinceMs = this.now();
     let next = 0;
     let registered = 0;
     const workers = Array.from({ length: Math.min(this.opts.registrationConcurrency ?? 32, all.length) }, async () => {
-      for (let n = all[next++]; n !== undefined && this.running; n = all[next++]) {
+      for (let i = next++, n = all[i]; n !== undefined && this.running; i = next++, n = all[i]) {
         await this.registerWithRetry(n);
+        if (this.hosts(n)) this.startHeartbeats(n, i, all.length, sinceMs);
         onRegistered?.(++registered, all.length);
       }
     });
