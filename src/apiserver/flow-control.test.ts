@@ -12,6 +12,10 @@ const dsController: UserInfo = {
   username: 'system:serviceaccount:kube-system:daemon-set-controller',
   groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
 };
+const mirroring: UserInfo = {
+  username: 'system:serviceaccount:kube-system:endpointslicemirroring-controller',
+  groups: ['system:serviceaccounts', 'system:serviceaccounts:kube-system', 'system:authenticated'],
+};
 const app: UserInfo = { username: 'system:serviceaccount:default:app', groups: ['system:serviceaccounts', 'system:serviceaccounts:default', 'system:authenticated'] };
 const jane: UserInfo = { username: 'jane', groups: ['system:authenticated'] };
 
@@ -34,7 +38,10 @@ void test('requests are classified by the suggested FlowSchemas of kube-apiserve
     ['the controller manager creates a pod', req(kcm, 'create', '', 'pods', 'team-a'), { flowSchema: 'kube-controller-manager', level: 'workload-high', flow: 'team-a' }],
     ['the controller manager lists pods everywhere', req(kcm, 'list', '', 'pods', ''), { flowSchema: 'kube-controller-manager', level: 'workload-high', flow: '' }],
     ['the scheduler binds a pod', req(scheduler, 'create', '', 'pods/binding', 'team-b'), { flowSchema: 'kube-scheduler', level: 'workload-high', flow: 'team-b' }],
-    ['the scheduler reads its lock config map', req(scheduler, 'get', '', 'configmaps', 'kube-system'), { flowSchema: 'system-leader-election', level: 'leader-election', flow: scheduler.username }],
+    // 1.32's system-leader-election matches Leases only.
+    ['the scheduler reads a config map in kube-system', req(scheduler, 'get', '', 'configmaps', 'kube-system'), { flowSchema: 'kube-scheduler', level: 'workload-high', flow: 'kube-system' }],
+    ['the scheduler renews its lease', req(scheduler, 'update', 'coordination.k8s.io', 'leases', 'kube-system'), { flowSchema: 'system-leader-election', level: 'leader-election', flow: scheduler.username }],
+    ['the endpointslice mirroring controller writes endpoints', req(mirroring, 'update', '', 'endpoints', 'default'), { flowSchema: 'endpoint-controller', level: 'workload-high', flow: mirroring.username }],
     ['a kube-system service account takes a lock anywhere', req(dsController, 'update', 'coordination.k8s.io', 'leases', 'default'), { flowSchema: 'system-leader-election', level: 'leader-election', flow: dsController.username }],
     ['a kube-system service account writes a config map lock elsewhere', req(dsController, 'update', '', 'configmaps', 'default'), { flowSchema: 'workload-leader-election', level: 'leader-election', flow: dsController.username }],
     ['a kube-system service account creates a pod', req(dsController, 'create', '', 'pods', 'default'), { flowSchema: 'kube-system-service-accounts', level: 'workload-high', flow: 'default' }],

@@ -13,19 +13,23 @@
  */
 import type { UserInfo } from './registry/policy.js';
 import { Fifo } from '../util/fifo.js';
+import type { PolicyRulesWithSubjects, ResourcePolicyRule, Subject } from 'kubernetes-types/flowcontrol/v1.js';
+import { bootstrapFlowSchemas, bootstrapPriorityLevelConfigurations } from './flowcontrol-bootstrap.js';
 
-export type PriorityLevel = 'exempt' | 'node-high' | 'system' | 'leader-election' | 'workload-high' | 'workload-low' | 'global-default' | 'catch-all';
+const limitedLevels = ['node-high', 'system', 'leader-election', 'workload-high', 'workload-low', 'global-default', 'catch-all'] as const;
+type LimitedLevel = (typeof limitedLevels)[number];
+export type PriorityLevel = 'exempt' | LimitedLevel;
 
-/** `nominalConcurrencyShares` of the suggested and mandatory PriorityLevelConfigurations. */
-export const nominalConcurrencyShares: Readonly<Record<Exclude<PriorityLevel, 'exempt'>, number>> = {
-  'node-high': 40,
-  system: 30,
-  'leader-election': 10,
-  'workload-high': 40,
-  'workload-low': 100,
-  'global-default': 20,
-  'catch-all': 5,
-};
+function bootstrapShares(level: LimitedLevel): number {
+  const shares = bootstrapPriorityLevelConfigurations.find((p) => p.metadata?.name === level)?.spec?.limited?.nominalConcurrencyShares;
+  if (shares === undefined) throw new Error(`flow-control: the bootstrap PriorityLevelConfiguration ${level} has no limited nominalConcurrencyShares`);
+  return shares;
+}
+
+/** `nominalConcurrencyShares` of the suggested and mandatory PriorityLevelConfigurations the server creates. */
+export const nominalConcurrencyShares: Readonly<Record<LimitedLevel, number>> = Object.fromEntries(
+  limitedLevels.map((level) => [level, bootstrapShares(level)]),
+) as Record<LimitedLevel, number>;
 
 /** What a FlowSchema looks at in a resource request. */
 export interface RequestAttributes {
@@ -46,105 +50,61 @@ export interface Classification {
   flow: string;
 }
 
-type Distinguisher = 'ByUser' | 'ByNamespace' | undefined;
-
-interface ResourceRule {
-  verbs: readonly string[] | '*';
-  groups: readonly string[] | '*';
-  resources: readonly string[] | '*';
-  /** `*` is every namespace; cluster-scoped requests match only with `clusterScope`. */
-  namespaces: readonly string[] | '*';
-  clusterScope: boolean;
-}
-
-interface Subjects {
-  users?: readonly string[];
-  groups?: readonly string[];
-  /** Service accounts of kube-system, any name. */
-  kubeSystemServiceAccounts?: boolean;
-}
-
-interface FlowSchema {
+/**
+ * A FlowSchema as classification reads it: the bootstrap objects (`flowcontrol-bootstrap.ts`) in matching
+ * precedence order (ties by name), each rule's subjects and resource rules (non-resource rules never match
+ * the channels' calls, which are all resource requests).
+ */
+interface Matcher {
   name: string;
   level: PriorityLevel;
-  distinguisher: Distinguisher;
-  subjects: Subjects;
-  rules: readonly ResourceRule[];
+  distinguisher: string | undefined;
+  rules: readonly PolicyRulesWithSubjects[];
 }
 
-const everything: ResourceRule = { verbs: '*', groups: '*', resources: '*', namespaces: '*', clusterScope: true };
-const leaderElectionVerbs = ['get', 'create', 'update'];
+const matchers: readonly Matcher[] = [...bootstrapFlowSchemas]
+  .sort((a, b) => (a.spec?.matchingPrecedence ?? 0) - (b.spec?.matchingPrecedence ?? 0) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''))
+  .map((fs) => ({
+    name: fs.metadata?.name ?? '',
+    level: (fs.spec?.priorityLevelConfiguration.name ?? 'catch-all') as PriorityLevel,
+    distinguisher: fs.spec?.distinguisherMethod?.type,
+    rules: fs.spec?.rules ?? [],
+  }));
 
-/** The mandatory and suggested FlowSchemas of kube-apiserver 1.32, in matching precedence order. */
-const flowSchemas: readonly FlowSchema[] = [
-  { name: 'exempt', level: 'exempt', distinguisher: undefined, subjects: { groups: ['system:masters'] }, rules: [everything] },
-  {
-    name: 'system-leader-election',
-    level: 'leader-election',
-    distinguisher: 'ByUser',
-    subjects: { users: ['system:kube-controller-manager', 'system:kube-scheduler'], kubeSystemServiceAccounts: true },
-    rules: [
-      { verbs: leaderElectionVerbs, groups: [''], resources: ['endpoints', 'configmaps'], namespaces: ['kube-system'], clusterScope: false },
-      { verbs: leaderElectionVerbs, groups: ['coordination.k8s.io'], resources: ['leases'], namespaces: '*', clusterScope: false },
-    ],
-  },
-  {
-    name: 'endpoint-controller',
-    level: 'workload-high',
-    distinguisher: 'ByUser',
-    subjects: { users: ['system:kube-controller-manager', 'system:serviceaccount:kube-system:endpoint-controller'] },
-    rules: [{ verbs: leaderElectionVerbs, groups: [''], resources: ['endpoints'], namespaces: '*', clusterScope: false }],
-  },
-  {
-    name: 'workload-leader-election',
-    level: 'leader-election',
-    distinguisher: 'ByUser',
-    subjects: { kubeSystemServiceAccounts: true },
-    rules: [
-      { verbs: leaderElectionVerbs, groups: [''], resources: ['endpoints', 'configmaps'], namespaces: '*', clusterScope: false },
-      { verbs: leaderElectionVerbs, groups: ['coordination.k8s.io'], resources: ['leases'], namespaces: '*', clusterScope: false },
-    ],
-  },
-  {
-    name: 'system-node-high',
-    level: 'node-high',
-    distinguisher: 'ByUser',
-    subjects: { groups: ['system:nodes'] },
-    rules: [
-      { verbs: '*', groups: [''], resources: ['nodes', 'nodes/status'], namespaces: '*', clusterScope: true },
-      { verbs: '*', groups: ['coordination.k8s.io'], resources: ['leases'], namespaces: '*', clusterScope: false },
-    ],
-  },
-  { name: 'system-nodes', level: 'system', distinguisher: 'ByUser', subjects: { groups: ['system:nodes'] }, rules: [everything] },
-  { name: 'kube-controller-manager', level: 'workload-high', distinguisher: 'ByNamespace', subjects: { users: ['system:kube-controller-manager'] }, rules: [everything] },
-  { name: 'kube-scheduler', level: 'workload-high', distinguisher: 'ByNamespace', subjects: { users: ['system:kube-scheduler'] }, rules: [everything] },
-  { name: 'kube-system-service-accounts', level: 'workload-high', distinguisher: 'ByNamespace', subjects: { kubeSystemServiceAccounts: true }, rules: [everything] },
-  { name: 'service-accounts', level: 'workload-low', distinguisher: 'ByUser', subjects: { groups: ['system:serviceaccounts'] }, rules: [everything] },
-  { name: 'global-default', level: 'global-default', distinguisher: 'ByUser', subjects: { groups: ['system:unauthenticated', 'system:authenticated'] }, rules: [everything] },
-  { name: 'catch-all', level: 'catch-all', distinguisher: 'ByUser', subjects: { groups: ['system:unauthenticated', 'system:authenticated'] }, rules: [everything] },
-];
-
-function subjectsMatch(s: Subjects, user: UserInfo): boolean {
-  if (s.users?.includes(user.username) === true) return true;
-  if (s.groups?.some((g) => user.groups.includes(g)) === true) return true;
-  return s.kubeSystemServiceAccounts === true && user.username.startsWith('system:serviceaccount:kube-system:');
+/** `matchesASubject` (upstream's `rule_wrapper`/`matching.go`): a user, a group, or a service account. */
+function subjectMatches(s: Subject, user: UserInfo): boolean {
+  switch (s.kind) {
+    case 'User':
+      return s.user?.name === '*' || s.user?.name === user.username;
+    case 'Group':
+      return s.group?.name === '*' || user.groups.includes(s.group?.name ?? '');
+    case 'ServiceAccount': {
+      const prefix = `system:serviceaccount:${s.serviceAccount?.namespace ?? ''}:`;
+      if (!user.username.startsWith(prefix)) return false;
+      const name = s.serviceAccount?.name ?? '';
+      return name === '*' || user.username === prefix + name;
+    }
+    default:
+      return false;
+  }
 }
 
-function listed(list: readonly string[] | '*', value: string): boolean {
-  return list === '*' || list.includes(value);
+function listed(list: readonly string[], value: string): boolean {
+  return list.includes('*') || list.includes(value);
 }
 
-function ruleMatches(r: ResourceRule, a: RequestAttributes): boolean {
-  if (!listed(r.verbs, a.verb) || !listed(r.groups, a.group) || !listed(r.resources, a.resource)) return false;
-  return a.namespace === '' ? r.clusterScope : listed(r.namespaces, a.namespace);
+function resourceRuleMatches(r: ResourcePolicyRule, a: RequestAttributes): boolean {
+  if (!listed(r.verbs, a.verb) || !listed(r.apiGroups, a.group) || !listed(r.resources, a.resource)) return false;
+  return a.namespace === '' ? r.clusterScope === true : listed(r.namespaces ?? [], a.namespace);
 }
 
 /** The FlowSchema a request matches first, its priority level and its flow. */
 export function classify(a: RequestAttributes): Classification {
-  for (const fs of flowSchemas) {
-    if (!subjectsMatch(fs.subjects, a.user) || !fs.rules.some((r) => ruleMatches(r, a))) continue;
-    const flow = fs.distinguisher === 'ByUser' ? a.user.username : fs.distinguisher === 'ByNamespace' ? a.namespace : '';
-    return { flowSchema: fs.name, level: fs.level, flow };
+  for (const m of matchers) {
+    const matches = m.rules.some((r) => r.subjects.some((s) => subjectMatches(s, a.user)) && (r.resourceRules ?? []).some((rr) => resourceRuleMatches(rr, a)));
+    if (!matches) continue;
+    const flow = m.distinguisher === 'ByUser' ? a.user.username : m.distinguisher === 'ByNamespace' ? a.namespace : '';
+    return { flowSchema: m.name, level: m.level, flow };
   }
   // Every authenticated or unauthenticated user matches catch-all; a user in neither group still lands there.
   return { flowSchema: 'catch-all', level: 'catch-all', flow: a.user.username };

@@ -3,6 +3,7 @@
  * negotiation (JSON, Table, PartialObjectMetadata, aggregated discovery), the REST verbs over the
  * registry, watch streaming and the pod/workload subresources. Errors are always `metav1.Status`.
  */
+import { ComponentStatuses, componentStatusDeprecation, isComponentStatuses } from './component-statuses.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, apiErrors, isApiError } from '../api/errors.js';
@@ -29,6 +30,7 @@ export interface HandlerOptions {
   authenticator: Authenticator;
   authorizer: Authorizer;
   subresources: Subresources;
+  componentStatuses?: ComponentStatuses;
   tables?: TableConvertor;
   openapi?: OpenApiProvider;
   /** `host:port` clients should use (for `/api` serverAddressByClientCIDRs). */
@@ -311,6 +313,11 @@ export class ApiHandler {
       await this.o.subresources.serve({ req, res, info, def, namespace, name, q, ctx, accept, readBody: () => this.body(req, def, bodyKind) });
       return;
     }
+    if (isComponentStatuses(def)) return this.serveComponentStatuses(res, def, info, ctx, accept, q);
+    if (def.group === '' && def.resource === 'bindings') {
+      if (method !== 'POST' || info.name !== '') throw apiErrors.methodNotAllowed();
+      return sendJson(res, 201, await this.o.subresources.bindByBinding(namespace, asObject(await this.body(req, def), def.kind), ctx));
+    }
     if (def.virtual) {
       if (method !== 'POST') throw apiErrors.methodNotAllowed();
       const body = asObject(await this.body(req, def), def.kind);
@@ -357,6 +364,20 @@ export class ApiHandler {
       default:
         throw apiErrors.methodNotAllowed();
     }
+  }
+
+  /** `componentstatuses`: get and list, computed (see component-statuses.ts), with the deprecation warning. */
+  private serveComponentStatuses(res: ServerResponse, def: ResourceDef, info: RequestInfo, ctx: RequestContext, accept: Accept, q: URLSearchParams): void {
+    const statuses = this.o.componentStatuses ?? new ComponentStatuses();
+    ctx.warnings?.push(componentStatusDeprecation);
+    if (info.verb === 'get') return this.sendObject(res, def, 200, statuses.get(info.name), accept, q);
+    if (info.verb !== 'list') throw apiErrors.methodNotAllowed();
+    const items = statuses.list();
+    if (accept.table && this.o.tables !== undefined) {
+      return sendJson(res, 200, { ...this.o.tables.toTable(def, items, { includeObject: includeObject(q), now: this.now() }), metadata: {} });
+    }
+    // List items carry no kind or apiVersion of their own.
+    sendJson(res, 200, { kind: 'ComponentStatusList', apiVersion: 'v1', metadata: {}, items: items.map(({ kind: _k, apiVersion: _v, ...rest }) => rest) });
   }
 
   private async body(req: IncomingMessage, def: ResourceDef, kind: string = def.kind): Promise<unknown> {

@@ -26,6 +26,7 @@ import { forbiddenMessage } from './auth/authz.js';
 import type { ResourceDef } from './discovery/resource-defs.js';
 import type { RequestContext } from './registry/store.js';
 import type { UserInfo } from './registry/policy.js';
+import { isComponentStatuses } from './component-statuses.js';
 import { cachedJson, sharedObject, storedTextOf, storedTextWithoutManagedFieldsOf, type CachedObject, type StoredObject } from './storage/watch-cache.js';
 
 function copy<T>(v: unknown): T {
@@ -112,6 +113,7 @@ export class InProcessClient implements Client {
     const def = this.def(res);
     const ns = this.ns(def, opts?.namespace);
     await this.authorize(def, 'get', ns, name, opts?.subresource ?? '');
+    if (isComponentStatuses(def)) return owned<T>(this.server.componentStatuses.get(name));
     // A read without resourceVersion decodes storage afresh: the object is this call's alone.
     return owned<T>(await this.server.store.get(def, ns, name));
   }
@@ -120,6 +122,7 @@ export class InProcessClient implements Client {
     const def = this.def(res);
     const ns = def.namespaced && opts.namespace !== undefined && opts.namespace !== '' ? opts.namespace : undefined;
     await this.authorize(def, 'list', ns ?? '', '');
+    if (isComponentStatuses(def)) return { apiVersion: 'v1', kind: 'ComponentStatusList', metadata: {}, items: this.server.componentStatuses.list() as unknown as T[] };
     const result = await this.server.store.list(def, {
       ...(ns !== undefined ? { namespace: ns } : {}),
       labelSelector: parseSelector(opts.labelSelector ?? ''),

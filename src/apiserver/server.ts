@@ -8,7 +8,6 @@ import type { AddressInfo, Socket } from 'node:net';
 import type { Backend } from '../storage/backend.js';
 import { CallLatency } from './call-latency.js';
 import { FlowDispatcher } from './flow-control.js';
-import { isAlreadyExists, isNotFound } from '../api/errors.js';
 import { ResourceTable, type ResourceDef } from './discovery/resource-defs.js';
 import { CacheDispatcher } from './storage/watch-cache.js';
 import type { Store, RequestContext } from './registry/store.js';
@@ -23,6 +22,8 @@ import type { RequestInfo } from './request.js';
 import { CrdRegistrar } from './crd/crd-registrar.js';
 import { customResourceTable } from './crd/crd-table.js';
 import { withCustomResources } from './crd/crd-openapi.js';
+import { ensureBootstrapObjects } from './bootstrap-objects.js';
+import { ComponentStatuses } from './component-statuses.js';
 
 export interface TlsMaterial {
   caPem: string;
@@ -70,6 +71,8 @@ export class ApiServer {
   readonly crds: CrdRegistrar;
   /** Latency of the components' and node host's calls, served over their channels (benchmarks observe it). */
   readonly callLatency = new CallLatency();
+  /** `v1 ComponentStatus`: whoever runs the scheduler and controller-manager registers their probes here. */
+  readonly componentStatuses = new ComponentStatuses();
   /** API Priority and Fairness for the calls of those channels: one queue, so they are ordered together. */
   readonly flowControl = new FlowDispatcher();
   private server: Server | undefined;
@@ -96,6 +99,7 @@ export class ApiServer {
       table: this.table,
       store: this.store,
       authorizer: this.authorizer,
+      tokens: this.authenticator,
       ...(opts.patcher !== undefined ? { patcher: opts.patcher } : {}),
       ...(opts.logs !== undefined ? { logs: opts.logs } : {}),
       ...(opts.eviction !== undefined ? { eviction: opts.eviction } : {}),
@@ -135,6 +139,7 @@ export class ApiServer {
       authenticator: this.authenticator,
       authorizer: this.authorizer,
       subresources: this.subresources,
+      componentStatuses: this.componentStatuses,
       ...(tables !== undefined ? { tables } : {}),
       ...(this.opts.openapi !== undefined ? { openapi: withCustomResources(this.opts.openapi, this.crds) } : {}),
       ...(this.opts.anonymousAllowed !== undefined ? { anonymousAllowed: this.opts.anonymousAllowed } : {}),
@@ -175,7 +180,15 @@ export class ApiServer {
     });
     this.server = server;
     this.address = server.address() as AddressInfo;
-    await this.ensureBootstrapObjects();
+    await ensureBootstrapObjects({
+      table: this.table,
+      store: this.store,
+      context: this.systemContext(),
+      address: this.address?.address ?? '127.0.0.1',
+      port: this.port(),
+      kubernetesServiceIP: this.opts.kubernetesServiceIP ?? '10.96.0.1',
+      now: this.opts.now ?? ((): Date => new Date()),
+    });
   }
 
   async stop(): Promise<void> {
@@ -192,62 +205,5 @@ export class ApiServer {
 
   private systemContext(): RequestContext {
     return { user: systemUser, dryRun: false, fieldManager: 'kube-apiserver' };
-  }
-
-  /** The namespaces and priority classes every cluster has (kube-apiserver's bootstrap controllers). */
-  private async ensureBootstrapObjects(): Promise<void> {
-    const ns = this.table.get('', 'v1', 'namespaces');
-    const pc = this.table.get('scheduling.k8s.io', 'v1', 'priorityclasses');
-    const ctx = this.systemContext();
-    const create = async (def: ResourceDef | undefined, namespace: string, obj: Record<string, unknown>): Promise<void> => {
-      if (def === undefined) return;
-      // Look first, as kube-apiserver's bootstrap controller does: a create would run allocations
-      // (the `kubernetes` Service's cluster IP) before finding the object already there.
-      const name = (obj['metadata'] as { name?: string } | undefined)?.name ?? '';
-      try {
-        await this.store.get(def, namespace, name);
-        return;
-      } catch (e) {
-        if (!isNotFound(e)) throw e;
-      }
-      try {
-        await this.store.create(def, namespace, obj, ctx);
-      } catch (e) {
-        if (!isAlreadyExists(e)) throw e;
-      }
-    };
-    for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
-      await create(ns, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] } });
-    }
-    // The `kubernetes` Service and its endpoints (kube-apiserver's bootstrap controller).
-    const port = this.port();
-    await create(this.table.get('', 'v1', 'services'), 'default', {
-      apiVersion: 'v1',
-      kind: 'Service',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { component: 'apiserver', provider: 'kubernetes' } },
-      spec: { type: 'ClusterIP', clusterIP: this.opts.kubernetesServiceIP ?? '10.96.0.1', ports: [{ name: 'https', port: 443, protocol: 'TCP', targetPort: port }], sessionAffinity: 'None' },
-    });
-    await create(this.table.get('', 'v1', 'endpoints'), 'default', {
-      apiVersion: 'v1',
-      kind: 'Endpoints',
-      metadata: { name: 'kubernetes', namespace: 'default', labels: { 'endpointslice.kubernetes.io/skip-mirror': 'true' } },
-      subsets: [{ addresses: [{ ip: this.address?.address ?? '127.0.0.1' }], ports: [{ name: 'https', port, protocol: 'TCP' }] }],
-    });
-    await create(pc, '', {
-      apiVersion: 'scheduling.k8s.io/v1',
-      kind: 'PriorityClass',
-      metadata: { name: 'system-node-critical' },
-      value: 2000001000,
-      description: 'Used for system critical pods that must not be moved from their current node.',
-      preemptionPolicy: 'PreemptLowerPriority',
-    });
-    await create(pc, '', {
-      apiVersion: 'scheduling.k8s.io/v1',
-      kind: 'PriorityClass',
-      metadata: { name: 'system-cluster-critical' },
-      value: 2000000000,
-      description: 'Used for system critical pods that must run in the cluster, but can be moved to another node if necessary.',
-      preemptionPolicy: 'PreemptLowerPriority',
-    });
   }
 }

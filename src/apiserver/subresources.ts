@@ -45,6 +45,8 @@ export interface SubresourceOptions {
   table: ResourceTable;
   store: Store;
   authorizer: Authorizer;
+  /** Answers TokenReviews (without it every token is unknown). */
+  tokens?: { authenticateToken(token: string): Promise<UserInfo | undefined> };
   patcher?: Patcher;
   logs?: PodLogSource;
   eviction?: EvictionPolicy;
@@ -291,6 +293,18 @@ export class Subresources {
     return successStatus();
   }
 
+  /**
+   * `POST /api/v1/namespaces/<ns>/bindings` (kube-apiserver's LegacyBindingREST): binds the pod the
+   * Binding names, as `pods/binding` does.
+   */
+  async bindByBinding(namespace: string, body: StoredObject, ctx: RequestContext): Promise<Record<string, unknown>> {
+    const pods = this.o.table.get('', 'v1', 'pods');
+    if (pods === undefined) throw apiErrors.notFound({ group: '', resource: 'pods' }, '');
+    const name = body.metadata?.name ?? '';
+    if (name === '') throw apiErrors.badRequest('Name parameter required.');
+    return this.bindPod(pods, namespace, name, body, ctx);
+  }
+
   private async evict(r: SubresourceRequest): Promise<void> {
     send(r.res, 201, await this.evictPod(r.def, r.namespace, r.name, (await r.readBody()) as EvictionBody, r.ctx));
   }
@@ -351,8 +365,9 @@ export class Subresources {
     r.res.end(text);
   }
 
-  /** The authorization reviews (`authorization.k8s.io/v1`). */
+  /** The authentication and authorization reviews (`authentication.k8s.io/v1`, `authorization.k8s.io/v1`). */
   async review(def: ResourceDef, namespace: string, body: StoredObject, user: UserInfo): Promise<Record<string, unknown>> {
+    if (def.resource === 'tokenreviews') return this.tokenReview(def, body);
     const spec = (body['spec'] ?? {}) as {
       resourceAttributes?: { namespace?: string; verb?: string; group?: string; resource?: string; subresource?: string; name?: string; version?: string };
       nonResourceAttributes?: { path?: string; verb?: string };
@@ -413,8 +428,33 @@ export class Subresources {
     out['status'] = status;
     return out;
   }
+
+  /**
+   * `TokenReview` (pkg/registry/authentication/tokenreview): authenticates `spec.token` as a bearer token of
+   * a request would be. The token authenticators here accept any audience, so a known token answers the
+   * audiences asked for (default the API's). An unknown token answers `authenticated` unset, an empty user
+   * and the bearer token authenticator's error.
+   */
+  private async tokenReview(def: ResourceDef, body: StoredObject): Promise<Record<string, unknown>> {
+    const spec = (body['spec'] ?? {}) as { token?: string; audiences?: string[] };
+    if ((spec.token ?? '') === '') throw apiErrors.badRequest('token is required for TokenReview in authentication');
+    const audiences = spec.audiences !== undefined && spec.audiences.length > 0 ? spec.audiences : apiAudiences;
+    const u = await this.o.tokens?.authenticateToken(spec.token ?? '');
+    const status =
+      u === undefined
+        ? { user: {}, error: 'invalid bearer token' }
+        : {
+            authenticated: true,
+            user: { username: u.username, ...(u.uid !== undefined ? { uid: u.uid } : {}), groups: u.groups, ...(u.extra !== undefined && Object.keys(u.extra).length > 0 ? { extra: u.extra } : {}) },
+            audiences,
+          };
+    return { kind: def.kind, apiVersion: apiVersionOf(def), metadata: { creationTimestamp: null }, spec: body['spec'] ?? {}, status };
+  }
 }
 
+
+/** kube-apiserver's `--api-audiences` as kubeadm sets it (the service account issuer). */
+const apiAudiences = ['https://kubernetes.default.svc.cluster.local'];
 
 async function readRaw(req: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];

@@ -31,7 +31,7 @@ export interface ControlPlaneComponentsOptions {
  * node lifecycle timings) and kube-scheduler as their own users, on the server's in-process clients.
  */
 export function controlPlaneComponents(o: ControlPlaneComponentsOptions): ComponentsWorker {
-  return new ComponentsWorker(
+  const components = new ComponentsWorker(
     {
       controllers: {
         rootCAPem: o.caCertPem,
@@ -48,6 +48,10 @@ export function controlPlaneComponents(o: ControlPlaneComponentsOptions): Compon
     { latency: o.server.callLatency, flowControl: o.server.flowControl },
     ...(o.log !== undefined ? [o.log] : []),
   );
+  // `kubectl get componentstatuses`: both run in the thread, healthy while it runs.
+  o.server.componentStatuses.setProbe('scheduler', () => components.running);
+  o.server.componentStatuses.setProbe('controller-manager', () => components.running);
+  return components;
 }
 
 export interface ComponentsConfig {
@@ -68,6 +72,8 @@ export class ComponentsWorker {
   private worker: Worker | undefined;
   private stopServing: (() => void) | undefined;
   private exited: Promise<void> | undefined;
+  /** Started, and neither stopped nor exited since. */
+  private up = false;
 
   constructor(
     private readonly config: ComponentsConfig,
@@ -89,7 +95,12 @@ export class ComponentsWorker {
       if (c === undefined) clients.set(key, (c = this.clientFor(user)));
       return c;
     }, this.serve);
-    this.exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+    this.exited = new Promise<void>((resolve) =>
+      worker.once('exit', () => {
+        this.up = false;
+        resolve();
+      }),
+    );
     worker.on('error', (e) => this.log(`components thread failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`));
     worker.on('message', (m: unknown) => {
       if (isLog(m)) this.log(m.message);
@@ -99,6 +110,7 @@ export class ComponentsWorker {
         if ((m as ControlMessage | null)?.t !== 'started') return;
         worker.off('message', onMessage);
         worker.off('exit', onExit);
+        this.up = true;
         resolve();
       };
       const onExit = (code: number): void => reject(new Error(`the components thread exited with code ${code} while starting`));
@@ -107,11 +119,17 @@ export class ComponentsWorker {
     });
   }
 
+  /** Whether the components run (the thread started them and has not stopped). */
+  get running(): boolean {
+    return this.up;
+  }
+
   /** Stops the components (they finish their current work), then the thread. */
   async stop(): Promise<void> {
     const worker = this.worker;
     if (worker === undefined) return;
     this.worker = undefined;
+    this.up = false;
     const stopped = new Promise<void>((resolve) => {
       const onMessage = (m: unknown): void => {
         if ((m as ControlMessage | null)?.t !== 'stopped') return;

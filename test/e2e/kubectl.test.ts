@@ -160,6 +160,56 @@ describe('kubectl against kubemix', () => {
     assert.match((JSON.parse(v) as { serverVersion: { gitVersion: string } }).serverVersion.gitVersion, /^v1\.32\.\d+$/);
   });
 
+  test('api-resources lists what a 1.32 server serves (but replicationcontrollers)', async () => {
+    // `kubectl api-resources -o name` of a kube-apiserver 1.32 with no aggregated APIs.
+    const real = [
+      'apiservices.apiregistration.k8s.io', 'bindings', 'certificatesigningrequests.certificates.k8s.io', 'clusterrolebindings.rbac.authorization.k8s.io',
+      'clusterroles.rbac.authorization.k8s.io', 'componentstatuses', 'configmaps', 'controllerrevisions.apps', 'cronjobs.batch', 'csidrivers.storage.k8s.io',
+      'csinodes.storage.k8s.io', 'csistoragecapacities.storage.k8s.io', 'customresourcedefinitions.apiextensions.k8s.io', 'daemonsets.apps', 'deployments.apps',
+      'endpoints', 'endpointslices.discovery.k8s.io', 'events', 'events.events.k8s.io', 'flowschemas.flowcontrol.apiserver.k8s.io',
+      'horizontalpodautoscalers.autoscaling', 'ingressclasses.networking.k8s.io', 'ingresses.networking.k8s.io', 'jobs.batch', 'leases.coordination.k8s.io',
+      'limitranges', 'localsubjectaccessreviews.authorization.k8s.io', 'mutatingwebhookconfigurations.admissionregistration.k8s.io', 'namespaces',
+      'networkpolicies.networking.k8s.io', 'nodes', 'persistentvolumeclaims', 'persistentvolumes', 'poddisruptionbudgets.policy', 'pods', 'podtemplates',
+      'priorityclasses.scheduling.k8s.io', 'prioritylevelconfigurations.flowcontrol.apiserver.k8s.io', 'replicasets.apps', 'replicationcontrollers', 'resourcequotas',
+      'rolebindings.rbac.authorization.k8s.io', 'roles.rbac.authorization.k8s.io', 'runtimeclasses.node.k8s.io', 'secrets',
+      'selfsubjectaccessreviews.authorization.k8s.io', 'selfsubjectreviews.authentication.k8s.io', 'selfsubjectrulesreviews.authorization.k8s.io',
+      'serviceaccounts', 'services', 'statefulsets.apps', 'storageclasses.storage.k8s.io', 'subjectaccessreviews.authorization.k8s.io',
+      'tokenreviews.authentication.k8s.io', 'validatingadmissionpolicies.admissionregistration.k8s.io',
+      'validatingadmissionpolicybindings.admissionregistration.k8s.io', 'validatingwebhookconfigurations.admissionregistration.k8s.io',
+      'volumeattachments.storage.k8s.io',
+    ];
+    const ours = (await c.kubectl(['api-resources', '-o', 'name'])).trim().split('\n').sort();
+    assert.deepEqual(ours, real.filter((r) => r !== 'replicationcontrollers'));
+  });
+
+  test('componentstatuses are computed, with the deprecation warning', async () => {
+    const r = await c.kubectlResult(['get', 'componentstatuses']);
+    assert.equal(r.stderr, 'Warning: v1 ComponentStatus is deprecated in v1.19+\n');
+    assert.match(r.stdout, /^NAME\s+STATUS\s+MESSAGE\s+ERROR\n/);
+    assert.match(r.stdout, /\nscheduler\s+Healthy\s+ok\s*\n/);
+    assert.match(r.stdout, /\ncontroller-manager\s+Healthy\s+ok\s*\n/);
+    assert.match(r.stdout, /\netcd-0\s+Healthy\s+ok\s*\n/);
+    const missing = await c.kubectlResult(['get', 'cs', 'nope']);
+    assert.equal(missing.stderr, 'Warning: v1 ComponentStatus is deprecated in v1.19+\nError from server: Component not found: nope\n');
+  });
+
+  test('a Binding created through /bindings binds its pod', async () => {
+    const pod = 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: bind-me\nspec:\n  schedulerName: nobody\n  containers:\n  - name: main\n    image: nginx:1.27\n';
+    await c.kubectl(['apply', '-f', '-'], pod);
+    const node = (await c.kubectl(['get', 'nodes', '-l', 'kubernetes.io/os=linux', '-o', 'jsonpath={.items[0].metadata.name}'])).trim();
+    const binding = `apiVersion: v1\nkind: Binding\nmetadata:\n  name: bind-me\ntarget:\n  apiVersion: v1\n  kind: Node\n  name: ${node}\n`;
+    await c.kubectl(['create', '-f', '-'], binding);
+    assert.equal(await c.kubectl(['get', 'pod', 'bind-me', '-o', 'jsonpath={.spec.nodeName}']), node);
+    const again = await c.kubectlResult(['create', '-f', '-'], binding);
+    assert.equal(again.stderr, `Error from server (Conflict): error when creating "STDIN": Operation cannot be fulfilled on pods/binding "bind-me": pod bind-me is already assigned to node "${node}"\n`);
+  });
+
+  test('a TokenReview authenticates the token it carries', async () => {
+    const review = (token: string): string => `apiVersion: authentication.k8s.io/v1\nkind: TokenReview\nspec:\n  token: ${token}\n`;
+    const unknown = JSON.parse(await c.kubectl(['create', '-f', '-', '-o', 'json'], review('not-a-token'))) as { status: unknown };
+    assert.deepEqual(unknown.status, { user: {}, error: 'invalid bearer token' });
+  });
+
   test('errors read as on a real cluster', async () => {
     const nf = await c.kubectlResult(['get', 'pod', 'nope']);
     assert.equal(nf.stderr, 'Error from server (NotFound): pods "nope" not found\n');

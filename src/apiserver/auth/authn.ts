@@ -73,6 +73,15 @@ export class Authenticator {
     this.impersonationAuthorizer = a;
   }
 
+  /** The user a bearer token authenticates as (with `system:authenticated`), undefined when none knows it. */
+  async authenticateToken(token: string): Promise<UserInfo | undefined> {
+    for (const a of this.tokenAuthenticators) {
+      const u = await a.authenticateToken(token);
+      if (u !== undefined) return withAuthenticated(u);
+    }
+    return undefined;
+  }
+
   async authenticate(req: IncomingMessage): Promise<AuthnResult> {
     const r = await this.authenticateCredentials(req);
     if (r.kind === 'failed') return r;
@@ -88,12 +97,8 @@ export class Authenticator {
   private async authenticateCredentials(req: IncomingMessage): Promise<AuthnResult> {
     const auth = req.headers.authorization;
     if (auth !== undefined && /^bearer\s+/i.test(auth)) {
-      const token = auth.replace(/^bearer\s+/i, '').trim();
-      for (const a of this.tokenAuthenticators) {
-        const u = await a.authenticateToken(token);
-        if (u !== undefined) return { kind: 'user', user: withAuthenticated(u) };
-      }
-      return { kind: 'failed' };
+      const user = await this.authenticateToken(auth.replace(/^bearer\s+/i, '').trim());
+      return user !== undefined ? { kind: 'user', user } : { kind: 'failed' };
     }
     const socket = req.socket as Partial<TLSSocket>;
     if (socket.authorized === true && typeof socket.getPeerCertificate === 'function') {

@@ -53,6 +53,8 @@ interface DiscoveryList {
 /** What kubemix serves of each group/version: resource -> served subresources. */
 const served: Record<string, Record<string, readonly string[]>> = {
   v1: {
+    bindings: [],
+    componentstatuses: [],
     configmaps: [],
     endpoints: [],
     events: [],
@@ -76,7 +78,7 @@ const served: Record<string, Record<string, readonly string[]>> = {
     statefulsets: ['scale', 'status'],
   },
   // Not in the captured fixtures: written from the 1.32 API (SelfSubjectReview is GA since 1.28).
-  'authentication.k8s.io/v1': { selfsubjectreviews: [] },
+  'authentication.k8s.io/v1': { selfsubjectreviews: [], tokenreviews: [] },
   'authorization.k8s.io/v1': {
     localsubjectaccessreviews: [],
     selfsubjectaccessreviews: [],
@@ -96,8 +98,18 @@ const served: Record<string, Record<string, readonly string[]>> = {
   'policy/v1': { poddisruptionbudgets: ['status'] },
   'rbac.authorization.k8s.io/v1': { clusterrolebindings: [], clusterroles: [], rolebindings: [], roles: [] },
   'scheduling.k8s.io/v1': { priorityclasses: [] },
-  'storage.k8s.io/v1': { storageclasses: [] },
+  'storage.k8s.io/v1': { csidrivers: [], csinodes: [], csistoragecapacities: [], storageclasses: [], volumeattachments: ['status'] },
   'apiextensions.k8s.io/v1': { customresourcedefinitions: ['status'] },
+  // Written from the 1.32 server's aggregated discovery (the fixtures hold no per-group document for these),
+  // with the storage version hashes as kube-apiserver computes them (sha256 of group/version/Kind, 8 bytes).
+  'admissionregistration.k8s.io/v1': {
+    mutatingwebhookconfigurations: [],
+    validatingadmissionpolicies: ['status'],
+    validatingadmissionpolicybindings: [],
+    validatingwebhookconfigurations: [],
+  },
+  'apiregistration.k8s.io/v1': { apiservices: ['status'] },
+  'flowcontrol.apiserver.k8s.io/v1': { flowschemas: ['status'], prioritylevelconfigurations: ['status'] },
 };
 
 const virtualGroups = new Set(['authorization.k8s.io', 'authentication.k8s.io']);

@@ -33,6 +33,38 @@ function col(name: string, type: string, description: string, priority = 0, form
   return { name, type, format, description, priority };
 }
 
+/**
+ * Descriptions of the flowcontrol/v1 and storage/v1 fields the newer printers name, copied from the 1.32
+ * swagger.json (the same text as the Go types' `SwaggerDoc()`) until `_swagger-doc.ts` is regenerated with them.
+ */
+const moreSwaggerDoc: Readonly<Record<string, string>> = {
+  'PriorityLevelConfigurationReference.name': '`name` is the name of the priority level configuration being referenced Required.',
+  'FlowSchemaSpec.matchingPrecedence':
+    '`matchingPrecedence` is used to choose among the FlowSchemas that match a given request. The chosen FlowSchema is among those with the numerically lowest (which we take to be logically highest) MatchingPrecedence.  Each MatchingPrecedence value must be ranged in [1,10000]. Note that if the precedence is not specified, it will be set to 1000 as default.',
+  'FlowSchemaSpec.distinguisherMethod':
+    '`distinguisherMethod` defines how to compute the flow distinguisher for requests that match this schema. `nil` specifies that the distinguisher is disabled and thus will always be the empty string.',
+  'PriorityLevelConfigurationSpec.type':
+    '`type` indicates whether this priority level is subject to limitation on request execution.  A value of `"Exempt"` means that requests of this priority level are not subject to a limit (and thus are never queued) and do not detract from the capacity made available to other priority levels.  A value of `"Limited"` means that (a) requests of this priority level _are_ subject to limits and (b) some of the server\'s limited capacity is made available exclusively to this priority level. Required.',
+  'LimitedPriorityLevelConfiguration.nominalConcurrencyShares':
+    '`nominalConcurrencyShares` (NCS) contributes to the computation of the NominalConcurrencyLimit (NominalCL) of this level. This is the number of execution seats available at this priority level. This is used both for requests dispatched from this priority level as well as requests dispatched from other priority levels borrowing seats from this level. The server\'s concurrency limit (ServerCL) is divided among the Limited priority levels in proportion to their NCS values:\n\nNominalCL(i)  = ceil( ServerCL * NCS(i) / sum_ncs ) sum_ncs = sum[priority level k] NCS(k)\n\nBigger numbers mean a larger nominal concurrency limit, at the expense of every other priority level.\n\nIf not specified, this field defaults to a value of 30.\n\nSetting this field to zero supports the construction of a "jail" for this priority level that is used to hold some request(s)',
+  'QueuingConfiguration.queues':
+    '`queues` is the number of queues for this priority level. The queues exist independently at each apiserver. The value must be positive.  Setting it to 1 effectively precludes shufflesharding and thus makes the distinguisher method of associated flow schemas irrelevant.  This field has a default value of 64.',
+  'QueuingConfiguration.handSize':
+    '`handSize` is a small positive number that configures the shuffle sharding of requests into queues.  When enqueuing a request at this priority level the request\'s flow identifier (a string pair) is hashed and the hash value is used to shuffle the list of queues and deal a hand of the size specified here.  The request is put into one of the shortest queues in that hand. `handSize` must be no larger than `queues`, and should be significantly smaller (so that a few heavy flows do not saturate most of the queues).  See the user-facing documentation for more extensive guidance on setting this field.  This field has a default value of 8.',
+  'QueuingConfiguration.queueLengthLimit':
+    '`queueLengthLimit` is the maximum number of requests allowed to be waiting in a given queue of this priority level at a time; excess requests are rejected.  This value must be positive.  If not specified, it will be defaulted to 50.',
+  'CSIStorageCapacity.storageClassName':
+    'storageClassName represents the name of the StorageClass that the reported capacity applies to. It must meet the same requirements as the name of a StorageClass object (non-empty, DNS subdomain). If that object no longer exists, the CSIStorageCapacity object is obsolete and should be removed by its creator. This field is immutable.',
+  'CSIStorageCapacity.capacity':
+    'capacity is the value reported by the CSI driver in its GetCapacityResponse for a GetCapacityRequest with topology and parameters that match the previous fields.\n\nThe semantic is currently (CSI spec 1.2) defined as: The available capacity, in bytes, of the storage that can be used to provision volumes. If not set, that information is currently unavailable.',
+};
+
+function moreDoc(key: string): string {
+  const d = moreSwaggerDoc[key];
+  if (d === undefined) throw new Error(`printers: no swagger description for ${key}`);
+  return d;
+}
+
 const nameCol = (priority = 0): TableColumnDefinition => col('Name', 'string', doc('ObjectMeta.name'), priority, 'name');
 const ageCol = (): TableColumnDefinition => col('Age', 'string', doc('ObjectMeta.creationTimestamp'));
 const containersCol = (): TableColumnDefinition => col('Containers', 'string', 'Names of each container in the template.', 1);
@@ -260,6 +292,12 @@ export const columnDefinitions: Readonly<Record<string, readonly TableColumnDefi
     imagesCol(),
     col('Selector', 'string', doc('ReplicationControllerSpec.selector'), 1),
   ],
+  '/componentstatuses': [
+    nameCol(),
+    col('Status', 'string', 'Status of the component conditions'),
+    col('Message', 'string', 'Message of the component conditions'),
+    col('Error', 'string', 'Error of the component conditions'),
+  ],
   '/podtemplates': [
     nameCol(),
     col('Containers', 'string', 'Names of each container in the template.'),
@@ -315,6 +353,49 @@ export const columnDefinitions: Readonly<Record<string, readonly TableColumnDefi
     col('AddressType', 'string', doc('EndpointSlice.addressType')),
     col('Ports', 'string', doc('EndpointSlice.ports')),
     col('Endpoints', 'string', doc('EndpointSlice.endpoints')),
+    ageCol(),
+  ],
+  // Upstream has no Age column here.
+  'storage.k8s.io/csistoragecapacities': [
+    nameCol(),
+    col('StorageClassName', 'string', moreDoc('CSIStorageCapacity.storageClassName')),
+    col('Capacity', 'string', moreDoc('CSIStorageCapacity.capacity')),
+  ],
+  'admissionregistration.k8s.io/validatingadmissionpolicies': [
+    nameCol(),
+    col('Validations', 'integer', 'Validations indicates the number of validation rules defined in this configuration'),
+    col('ParamKind', 'string', 'ParamKind specifies the kind of resources used to parameterize this policy'),
+    ageCol(),
+  ],
+  // The descriptions' spelling ("binded", "configration") is upstream's.
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': [
+    nameCol(),
+    col('PolicyName', 'string', 'PolicyName indicates the policy definition which the policy binding binded to'),
+    col('ParamRef', 'string', 'ParamRef indicates the param resource which sets the configration param'),
+    ageCol(),
+  ],
+  'flowcontrol.apiserver.k8s.io/flowschemas': [
+    nameCol(),
+    col('PriorityLevel', 'string', moreDoc('PriorityLevelConfigurationReference.name')),
+    col('MatchingPrecedence', 'string', moreDoc('FlowSchemaSpec.matchingPrecedence')),
+    col('DistinguisherMethod', 'string', moreDoc('FlowSchemaSpec.distinguisherMethod')),
+    ageCol(),
+    col('MissingPL', 'string', 'references a broken or non-existent PriorityLevelConfiguration'),
+  ],
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': [
+    nameCol(),
+    col('Type', 'string', moreDoc('PriorityLevelConfigurationSpec.type')),
+    col('NominalConcurrencyShares', 'string', moreDoc('LimitedPriorityLevelConfiguration.nominalConcurrencyShares')),
+    col('Queues', 'string', moreDoc('QueuingConfiguration.queues')),
+    col('HandSize', 'string', moreDoc('QueuingConfiguration.handSize')),
+    col('QueueLengthLimit', 'string', moreDoc('QueuingConfiguration.queueLengthLimit')),
+    ageCol(),
+  ],
+  // kube-aggregator's own table convertor (`registry/apiservice/etcd` ConvertToTable), not printers.go.
+  'apiregistration.k8s.io/apiservices': [
+    nameCol(),
+    col('Service', 'string', 'The reference to the service that hosts this API endpoint.'),
+    col('Available', 'string', 'Whether this service is available.'),
     ageCol(),
   ],
 };

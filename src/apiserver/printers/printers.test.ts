@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import type { Pod, ContainerStatus } from 'kubernetes-types/core/v1.js';
 import { columnsFor, columnDefinitions } from './columns.js';
 import { printTable, type KubeObject, type TableRow } from './printers.js';
@@ -537,4 +538,163 @@ void test('replication controllers, pod templates, webhooks and CSI objects', ()
   assert.deepEqual(printTable('validatingwebhookconfigurations', 'admissionregistration.k8s.io', [{ metadata: { name: 'v' }, webhooks: [{}, {}] }], opts).rows[0]?.cells, ['v', 2, '<unknown>']);
   assert.deepEqual(printTable('csidrivers', 'storage.k8s.io', [{ metadata: { name: 'd' }, spec: {} }], opts).rows[0]?.cells, ['d', true, false, false, '<unset>', false, '<none>', '<unknown>']);
   assert.deepEqual(printTable('volumeattachments', 'storage.k8s.io', [{ metadata: { name: 'va' }, spec: { attacher: 'csi.example.com', nodeName: 'n1', source: { persistentVolumeName: 'pv1' } }, status: { attached: true } }], opts).rows[0]?.cells, ['va', 'csi.example.com', 'pv1', 'n1', true, '<unknown>']);
+});
+
+const none = { includeObject: 'None' as const, now };
+const cellsOf = (resource: string, group: string, obj: KubeObject): unknown[] | undefined => printTable(resource, group, [obj], none).rows[0]?.cells;
+
+void test('the newer printers have upstream\'s columns: names, types, formats and no wide ones', () => {
+  const cases: Array<[string, string, Array<[string, string]>]> = [
+    ['flowcontrol.apiserver.k8s.io', 'flowschemas', [['Name', 'string'], ['PriorityLevel', 'string'], ['MatchingPrecedence', 'string'], ['DistinguisherMethod', 'string'], ['Age', 'string'], ['MissingPL', 'string']]],
+    [
+      'flowcontrol.apiserver.k8s.io',
+      'prioritylevelconfigurations',
+      [['Name', 'string'], ['Type', 'string'], ['NominalConcurrencyShares', 'string'], ['Queues', 'string'], ['HandSize', 'string'], ['QueueLengthLimit', 'string'], ['Age', 'string']],
+    ],
+    ['apiregistration.k8s.io', 'apiservices', [['Name', 'string'], ['Service', 'string'], ['Available', 'string'], ['Age', 'string']]],
+    ['admissionregistration.k8s.io', 'validatingadmissionpolicies', [['Name', 'string'], ['Validations', 'integer'], ['ParamKind', 'string'], ['Age', 'string']]],
+    ['admissionregistration.k8s.io', 'validatingadmissionpolicybindings', [['Name', 'string'], ['PolicyName', 'string'], ['ParamRef', 'string'], ['Age', 'string']]],
+    ['storage.k8s.io', 'csistoragecapacities', [['Name', 'string'], ['StorageClassName', 'string'], ['Capacity', 'string']]],
+  ];
+  for (const [group, resource, want] of cases) {
+    const cols = columnsFor(group, resource);
+    assert.deepEqual(cols.map((c) => [c.name, c.type]), want, resource);
+    assert.deepEqual(cols.map((c) => c.format), want.map((_, i) => (i === 0 ? 'name' : '')), resource);
+    assert.ok(cols.every((c) => c.priority === 0), resource);
+  }
+  const descriptions = (group: string, resource: string): string[] => columnsFor(group, resource).map((c) => c.description);
+  assert.equal(descriptions('flowcontrol.apiserver.k8s.io', 'flowschemas')[5], 'references a broken or non-existent PriorityLevelConfiguration');
+  assert.deepEqual(descriptions('apiregistration.k8s.io', 'apiservices').slice(1, 3), ['The reference to the service that hosts this API endpoint.', 'Whether this service is available.']);
+  assert.deepEqual(descriptions('admissionregistration.k8s.io', 'validatingadmissionpolicies').slice(1, 3), [
+    'Validations indicates the number of validation rules defined in this configuration',
+    'ParamKind specifies the kind of resources used to parameterize this policy',
+  ]);
+  assert.deepEqual(descriptions('admissionregistration.k8s.io', 'validatingadmissionpolicybindings').slice(1, 3), [
+    'PolicyName indicates the policy definition which the policy binding binded to',
+    'ParamRef indicates the param resource which sets the configration param',
+  ]);
+});
+
+void test('the newer printers describe their columns with the 1.32 OpenAPI text of the fields they show', () => {
+  const swagger = JSON.parse(gunzipSync(readFileSync(new URL('../../../../src/apiserver/openapi/data/swagger.json.gz', import.meta.url))).toString('utf8')) as {
+    definitions: Record<string, { properties: Record<string, { description: string }> }>;
+  };
+  const field = (definition: string, property: string): string | undefined => swagger.definitions[definition]?.properties[property]?.description;
+  const fc = 'io.k8s.api.flowcontrol.v1.';
+  const cases: Array<[string, string, number, string, string]> = [
+    ['flowcontrol.apiserver.k8s.io', 'flowschemas', 1, `${fc}PriorityLevelConfigurationReference`, 'name'],
+    ['flowcontrol.apiserver.k8s.io', 'flowschemas', 2, `${fc}FlowSchemaSpec`, 'matchingPrecedence'],
+    ['flowcontrol.apiserver.k8s.io', 'flowschemas', 3, `${fc}FlowSchemaSpec`, 'distinguisherMethod'],
+    ['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', 1, `${fc}PriorityLevelConfigurationSpec`, 'type'],
+    ['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', 2, `${fc}LimitedPriorityLevelConfiguration`, 'nominalConcurrencyShares'],
+    ['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', 3, `${fc}QueuingConfiguration`, 'queues'],
+    ['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', 4, `${fc}QueuingConfiguration`, 'handSize'],
+    ['flowcontrol.apiserver.k8s.io', 'prioritylevelconfigurations', 5, `${fc}QueuingConfiguration`, 'queueLengthLimit'],
+    ['storage.k8s.io', 'csistoragecapacities', 1, 'io.k8s.api.storage.v1.CSIStorageCapacity', 'storageClassName'],
+    ['storage.k8s.io', 'csistoragecapacities', 2, 'io.k8s.api.storage.v1.CSIStorageCapacity', 'capacity'],
+  ];
+  for (const [group, resource, i, definition, property] of cases) {
+    assert.equal(columnsFor(group, resource)[i]?.description, field(definition, property), `${resource} column ${i}`);
+  }
+});
+
+void test('flowschemas: priority level, precedence, distinguisher and whether the level is missing', () => {
+  const fs = (spec: Record<string, unknown>, status: Record<string, unknown> = {}): KubeObject => ({ metadata: { name: 'fs', creationTimestamp: ago(120_000) }, spec, status });
+  const cases: Array<[string, KubeObject, unknown[]]> = [
+    [
+      'a schema whose level exists prints MissingPL False',
+      fs({ priorityLevelConfiguration: { name: 'workload-low' }, matchingPrecedence: 9000, distinguisherMethod: { type: 'ByUser' } }, { conditions: [{ type: 'Dangling', status: 'False', reason: 'Found' }] }),
+      ['fs', 'workload-low', 9000, 'ByUser', '2m', 'False'],
+    ],
+    [
+      'a schema without a distinguisher prints <none>',
+      fs({ priorityLevelConfiguration: { name: 'exempt' }, matchingPrecedence: 1 }, { conditions: [{ type: 'Dangling', status: 'False' }] }),
+      ['fs', 'exempt', 1, '<none>', '2m', 'False'],
+    ],
+    [
+      'a dangling schema prints MissingPL True',
+      fs({ priorityLevelConfiguration: { name: 'gone' }, matchingPrecedence: 500, distinguisherMethod: { type: 'ByNamespace' } }, { conditions: [{ type: 'Dangling', status: 'True', reason: 'NotFound' }] }),
+      ['fs', 'gone', 500, 'ByNamespace', '2m', 'True'],
+    ],
+    ['a schema the controller has not seen yet prints MissingPL ?', fs({ priorityLevelConfiguration: { name: 'system' }, matchingPrecedence: 1000 }), ['fs', 'system', 1000, '<none>', '2m', '?']],
+  ];
+  for (const [what, obj, want] of cases) assert.deepEqual(cellsOf('flowschemas', 'flowcontrol.apiserver.k8s.io', obj), want, what);
+});
+
+void test('a list of flowschemas prints by matching precedence, then by name', () => {
+  const fs = (name: string, matchingPrecedence: number): KubeObject => ({ metadata: { name }, spec: { priorityLevelConfiguration: { name: 'p' }, matchingPrecedence } });
+  const t = printTable('flowschemas', 'flowcontrol.apiserver.k8s.io', [fs('b', 800), fs('z', 100), fs('a', 800), fs('c', 10000)], none);
+  assert.deepEqual(t.rows.map((r) => r.cells[0]), ['z', 'a', 'b', 'c']);
+});
+
+void test('prioritylevelconfigurations: shares and queuing of limited levels, <none> elsewhere', () => {
+  const plc = (spec: Record<string, unknown>): KubeObject => ({ metadata: { name: 'pl', creationTimestamp: ago(3_600_000) }, spec, status: {} });
+  const cases: Array<[string, KubeObject, unknown[]]> = [
+    [
+      'a queuing level prints its shares, queues, hand size and queue length limit',
+      plc({ type: 'Limited', limited: { nominalConcurrencyShares: 100, limitResponse: { type: 'Queue', queuing: { queues: 128, handSize: 6, queueLengthLimit: 50 } }, lendablePercent: 90 } }),
+      ['pl', 'Limited', 100, 128, 6, 50, '60m'],
+    ],
+    [
+      'a rejecting level prints its shares and no queuing',
+      plc({ type: 'Limited', limited: { nominalConcurrencyShares: 5, limitResponse: { type: 'Reject' }, lendablePercent: 0 } }),
+      ['pl', 'Limited', 5, '<none>', '<none>', '<none>', '60m'],
+    ],
+    ['an exempt level prints <none> throughout', plc({ type: 'Exempt', exempt: { nominalConcurrencyShares: 0, lendablePercent: 0 } }), ['pl', 'Exempt', '<none>', '<none>', '<none>', '<none>', '60m']],
+  ];
+  for (const [what, obj, want] of cases) assert.deepEqual(cellsOf('prioritylevelconfigurations', 'flowcontrol.apiserver.k8s.io', obj), want, what);
+});
+
+void test('apiservices: Local or namespace/name, and the Available condition with its reason unless True', () => {
+  const svc = (spec: Record<string, unknown>, conditions?: unknown[]): KubeObject => ({
+    metadata: { name: 'v1beta1.metrics.k8s.io', creationTimestamp: ago(90_000) },
+    spec: { group: 'metrics.k8s.io', version: 'v1beta1', groupPriorityMinimum: 100, versionPriority: 100, ...spec },
+    ...(conditions !== undefined ? { status: { conditions } } : {}),
+  });
+  const cases: Array<[string, KubeObject, unknown[]]> = [
+    ['a local APIService is Local and True', svc({}, [{ type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' }]), ['v1beta1.metrics.k8s.io', 'Local', 'True', '90s']],
+    [
+      'an unavailable aggregated APIService shows the reason',
+      svc({ service: { namespace: 'kube-system', name: 'metrics-server', port: 443 } }, [{ type: 'Available', status: 'False', reason: 'MissingEndpoints' }]),
+      ['v1beta1.metrics.k8s.io', 'kube-system/metrics-server', 'False (MissingEndpoints)', '90s'],
+    ],
+    ['a condition without a reason shows the status alone', svc({}, [{ type: 'Available', status: 'False' }]), ['v1beta1.metrics.k8s.io', 'Local', 'False', '90s']],
+    ['an APIService no controller has looked at is Unknown', svc({ service: null }), ['v1beta1.metrics.k8s.io', 'Local', 'Unknown', '90s']],
+  ];
+  for (const [what, obj, want] of cases) assert.deepEqual(cellsOf('apiservices', 'apiregistration.k8s.io', obj), want, what);
+});
+
+void test('validatingadmissionpolicies: number of validations and the param kind', () => {
+  const vap = (spec: Record<string, unknown>): KubeObject => ({ metadata: { name: 'vap', creationTimestamp: ago(30_000) }, spec });
+  assert.deepEqual(
+    cellsOf('validatingadmissionpolicies', 'admissionregistration.k8s.io', vap({ paramKind: { apiVersion: 'v1', kind: 'ConfigMap' }, validations: [{ expression: 'true' }, { expression: 'false' }] })),
+    ['vap', 2, 'v1/ConfigMap', '30s'],
+  );
+  assert.deepEqual(cellsOf('validatingadmissionpolicies', 'admissionregistration.k8s.io', vap({})), ['vap', 0, '<unset>', '30s']);
+});
+
+void test('validatingadmissionpolicybindings: the policy and the param reference', () => {
+  const binding = (paramRef?: Record<string, unknown>): KubeObject => ({
+    metadata: { name: 'b', creationTimestamp: ago(30_000) },
+    spec: { policyName: 'vap', validationActions: ['Deny'], ...(paramRef !== undefined ? { paramRef } : {}) },
+  });
+  const cases: Array<[string, KubeObject, string]> = [
+    ['a named param in a namespace prints namespace/name', binding({ name: 'limits', namespace: 'team-a' }), 'team-a/limits'],
+    ['a named param without a namespace prints */name', binding({ name: 'limits' }), '*/limits'],
+    [
+      'a param selector prints as Go prints the LabelSelector',
+      binding({ selector: { matchLabels: { tier: 'b', app: 'a' }, matchExpressions: [{ key: 'env', operator: 'In', values: ['dev', 'prod'] }, { key: 'x', operator: 'Exists' }] } }),
+      '&LabelSelector{MatchLabels:map[string]string{app: a,tier: b,},MatchExpressions:[]LabelSelectorRequirement{LabelSelectorRequirement{Key:env,Operator:In,Values:[dev prod],},LabelSelectorRequirement{Key:x,Operator:Exists,Values:[],},},}',
+    ],
+    ['an empty selector prints its empty Go form', binding({ selector: {} }), '&LabelSelector{MatchLabels:map[string]string{},MatchExpressions:[]LabelSelectorRequirement{},}'],
+    ['no param reference prints <unset>', binding(), '<unset>'],
+  ];
+  for (const [what, obj, want] of cases) assert.deepEqual(cellsOf('validatingadmissionpolicybindings', 'admissionregistration.k8s.io', obj), ['b', 'vap', want, '30s'], what);
+});
+
+void test('csistoragecapacities: storage class and canonical capacity, no age', () => {
+  const cap = (capacity?: string): KubeObject => ({ metadata: { name: 'csisc-1', namespace: 'kube-system' }, storageClassName: 'fast', ...(capacity !== undefined ? { capacity } : {}) });
+  assert.deepEqual(cellsOf('csistoragecapacities', 'storage.k8s.io', cap('10Gi')), ['csisc-1', 'fast', '10Gi']);
+  assert.deepEqual(cellsOf('csistoragecapacities', 'storage.k8s.io', cap('1536Mi')), ['csisc-1', 'fast', '1536Mi']);
+  assert.deepEqual(cellsOf('csistoragecapacities', 'storage.k8s.io', cap()), ['csisc-1', 'fast', '<unset>']);
 });

@@ -32,7 +32,10 @@ import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
-import type { CSIDriver, CSINode, StorageClass, VolumeAttachment } from 'kubernetes-types/storage/v1.js';
+import type { CSIDriver, CSINode, CSIStorageCapacity, StorageClass, VolumeAttachment } from 'kubernetes-types/storage/v1.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-types/admissionregistration/v1.js';
+import type { FlowSchema, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
+import type { APIService } from '../local-apiservices.js';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { canonicalQuantity } from '../../api/quantity.js';
 import { formatLabels } from '../../api/labels.js';
@@ -967,6 +970,13 @@ function printVolumeAttachment(obj: KubeObject, now: number): Printed {
   return { cells: [name(obj), va.spec?.attacher ?? '', va.spec?.source?.persistentVolumeName ?? '', va.spec?.nodeName ?? '', va.status?.attached ?? false, age(obj, now)] };
 }
 
+/** `printComponentStatus`: the Healthy condition's status word, message and error. */
+function printComponentStatus(obj: KubeObject): Printed {
+  const healthy = (obj['conditions'] as { type?: string; status?: string; message?: string; error?: string }[] | undefined)?.find((c) => c.type === 'Healthy');
+  const status = healthy === undefined ? 'Unknown' : healthy.status === 'True' ? 'Healthy' : 'Unhealthy';
+  return { cells: [name(obj), status, healthy?.message ?? '', healthy?.error ?? ''] };
+}
+
 function printCSINode(obj: KubeObject, now: number): Printed {
   return { cells: [name(obj), as<CSINode>(obj).spec?.drivers?.length ?? 0, age(obj, now)] };
 }
@@ -987,6 +997,99 @@ function printCSIDriver(obj: KubeObject, now: number): Printed {
       age(obj, now),
     ],
   };
+}
+
+function printCSIStorageCapacity(obj: KubeObject): Printed {
+  const c = as<CSIStorageCapacity>(obj);
+  return { cells: [name(obj), c.storageClassName, c.capacity !== undefined ? qty(c.capacity) : '<unset>'] };
+}
+
+function printValidatingAdmissionPolicy(obj: KubeObject, now: number): Printed {
+  const spec = as<ValidatingAdmissionPolicy>(obj).spec;
+  const paramKind = spec?.paramKind !== undefined ? `${spec.paramKind.apiVersion ?? ''}/${spec.paramKind.kind ?? ''}` : '<unset>';
+  return { cells: [name(obj), spec?.validations?.length ?? 0, paramKind, age(obj, now)] };
+}
+
+/** `metav1.LabelSelector.String()`, the gogo-protobuf form: map keys sorted, values as Go prints a []string. */
+function labelSelectorProtoString(ls: LabelSelector): string {
+  const labels = Object.keys(ls.matchLabels ?? {})
+    .sort(goStringOrder)
+    .map((k) => `${k}: ${ls.matchLabels?.[k] ?? ''},`)
+    .join('');
+  const exprs = (ls.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
+  return `&LabelSelector{MatchLabels:map[string]string{${labels}},MatchExpressions:[]LabelSelectorRequirement{${exprs}},}`;
+}
+
+/** Go's string order (bytes; the same as UTF-16 code units for the ASCII of names and keys). */
+function goStringOrder(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function printValidatingAdmissionPolicyBinding(obj: KubeObject, now: number): Printed {
+  const spec = as<ValidatingAdmissionPolicyBinding>(obj).spec;
+  const pr = spec?.paramRef;
+  let paramName = '<unset>';
+  if (pr !== undefined) {
+    if ((pr.name ?? '') !== '') {
+      // Upstream cannot tell a cluster-scoped param from here, so a param without a namespace gets `*`.
+      paramName = (pr.namespace ?? '') !== '' ? `${pr.namespace}/${pr.name}` : `*/${pr.name}`;
+    } else if (pr.selector !== undefined) {
+      paramName = labelSelectorProtoString(pr.selector);
+    }
+  }
+  return { cells: [name(obj), spec?.policyName ?? '', paramName, age(obj, now)] };
+}
+
+function printFlowSchema(obj: KubeObject, now: number): Printed {
+  const fs = as<FlowSchema>(obj);
+  const dm = fs.spec?.distinguisherMethod;
+  const dangling = fs.status?.conditions?.find((c) => c.type === 'Dangling');
+  return {
+    cells: [
+      name(obj),
+      fs.spec?.priorityLevelConfiguration?.name ?? '',
+      fs.spec?.matchingPrecedence ?? 0,
+      dm !== undefined ? dm.type ?? '' : '<none>',
+      age(obj, now),
+      dangling !== undefined ? dangling.status ?? '' : '?',
+    ],
+  };
+}
+
+/** `FlowSchemaSequence`: by matching precedence, then by name; the list printer sorts FlowSchemas so. */
+function flowSchemaOrder(a: KubeObject, b: KubeObject): number {
+  const pa = as<FlowSchema>(a).spec?.matchingPrecedence ?? 0;
+  const pb = as<FlowSchema>(b).spec?.matchingPrecedence ?? 0;
+  return pa !== pb ? pa - pb : goStringOrder(name(a), name(b));
+}
+
+function printPriorityLevelConfiguration(obj: KubeObject, now: number): Printed {
+  const spec = as<PriorityLevelConfiguration>(obj).spec;
+  const limited = spec?.limited;
+  const q = limited?.limitResponse?.queuing;
+  const none = '<none>';
+  return {
+    cells: [
+      name(obj),
+      spec?.type ?? '',
+      limited !== undefined ? limited.nominalConcurrencyShares ?? 0 : none,
+      q !== undefined ? q.queues ?? 0 : none,
+      q !== undefined ? q.handSize ?? 0 : none,
+      q !== undefined ? q.queueLengthLimit ?? 0 : none,
+      age(obj, now),
+    ],
+  };
+}
+
+/** kube-aggregator's APIService rows: `Local` without a service, Available with its reason unless True. */
+function printAPIService(obj: KubeObject, now: number): Printed {
+  const svc = as<APIService>(obj);
+  const ref = svc.spec?.service;
+  const service = ref !== undefined && ref !== null ? `${ref.namespace ?? ''}/${ref.name ?? ''}` : 'Local';
+  const c = svc.status?.conditions?.find((x) => x.type === 'Available');
+  let available = 'Unknown';
+  if (c !== undefined) available = c.status === 'True' || (c.reason ?? '') === '' ? c.status : `${c.status} (${c.reason})`;
+  return { cells: [name(obj), service, available, age(obj, now)] };
 }
 
 function printDefault(obj: KubeObject): Printed {
@@ -1035,8 +1138,20 @@ const printers: Readonly<Record<string, Printer>> = {
   'admissionregistration.k8s.io/validatingwebhookconfigurations': printWebhookConfiguration,
   'storage.k8s.io/volumeattachments': printVolumeAttachment,
   'storage.k8s.io/csinodes': printCSINode,
+  '/componentstatuses': printComponentStatus,
   'storage.k8s.io/csidrivers': printCSIDriver,
+  'storage.k8s.io/csistoragecapacities': printCSIStorageCapacity,
+  'admissionregistration.k8s.io/validatingadmissionpolicies': printValidatingAdmissionPolicy,
+  'admissionregistration.k8s.io/validatingadmissionpolicybindings': printValidatingAdmissionPolicyBinding,
+  'flowcontrol.apiserver.k8s.io/flowschemas': printFlowSchema,
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': printPriorityLevelConfiguration,
+  'apiregistration.k8s.io/apiservices': printAPIService,
   'events.k8s.io/events': (o, now) => printEvent(eventsV1AsCore(o), now),
+};
+
+/** List printers that sort their rows (upstream's `print...List` functions that do). */
+const listOrders: Readonly<Record<string, (a: KubeObject, b: KubeObject) => number>> = {
+  'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaOrder,
 };
 
 function rowObject(obj: KubeObject, policy: IncludeObjectPolicy): unknown {
@@ -1057,7 +1172,8 @@ function rowObject(obj: KubeObject, policy: IncludeObjectPolicy): unknown {
 export function printTable(resource: string, group: string, objects: readonly KubeObject[], opts: PrintOptions): Table {
   const key = `${group}/${resource}`;
   const printer = printers[key] ?? printDefault;
-  const rows: TableRow[] = objects.map((obj) => {
+  const order = listOrders[key];
+  const rows: TableRow[] = (order !== undefined ? [...objects].sort(order) : objects).map((obj) => {
     const p = printer(obj, opts.now);
     const row: TableRow = { cells: p.cells, object: rowObject(obj, opts.includeObject) };
     if (p.conditions) row.conditions = p.conditions;

@@ -12,6 +12,9 @@ const generationTracked = new Set([
   'apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'apps/statefulsets', 'batch/jobs', 'batch/cronjobs',
   'policy/poddisruptionbudgets', 'autoscaling/horizontalpodautoscalers', 'networking.k8s.io/ingresses',
   'networking.k8s.io/networkpolicies', 'apiextensions.k8s.io/customresourcedefinitions',
+  'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
+  'admissionregistration.k8s.io/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/validatingwebhookconfigurations',
+  'admissionregistration.k8s.io/validatingadmissionpolicies', 'admissionregistration.k8s.io/validatingadmissionpolicybindings',
 ]);
 
 export function tracksGeneration(def: ResourceDef): boolean {

@@ -200,3 +200,39 @@ for (const tc of quantityCases) {
     assert.equal(JSON.stringify(got), JSON.stringify(want));
   });
 }
+
+test('webhook configurations and admission policies get admissionregistration/v1 defaults', () => {
+  const vwc = { webhooks: [{ name: 'a.example.com', rules: [{ operations: ['CREATE'] }], clientConfig: { service: { namespace: 'ns', name: 'svc' } } }] };
+  applyDefaults({ group: 'admissionregistration.k8s.io', kind: 'ValidatingWebhookConfiguration' }, vwc as never);
+  assert.deepEqual(vwc.webhooks[0], {
+    name: 'a.example.com',
+    rules: [{ operations: ['CREATE'], scope: '*' }],
+    clientConfig: { service: { namespace: 'ns', name: 'svc', port: 443 } },
+    failurePolicy: 'Fail',
+    matchPolicy: 'Equivalent',
+    namespaceSelector: {},
+    objectSelector: {},
+    timeoutSeconds: 10,
+  });
+  const mwc = { webhooks: [{ name: 'm.example.com', failurePolicy: 'Ignore', timeoutSeconds: 3, clientConfig: { url: 'https://x' } }] };
+  applyDefaults({ group: 'admissionregistration.k8s.io', kind: 'MutatingWebhookConfiguration' }, mwc as never);
+  assert.deepEqual(mwc.webhooks[0], {
+    name: 'm.example.com',
+    failurePolicy: 'Ignore',
+    timeoutSeconds: 3,
+    clientConfig: { url: 'https://x' },
+    matchPolicy: 'Equivalent',
+    namespaceSelector: {},
+    objectSelector: {},
+    reinvocationPolicy: 'Never',
+  });
+  const vap = { spec: { matchConstraints: { resourceRules: [{ apiGroups: ['apps'] }] } } };
+  applyDefaults({ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicy' }, vap as never);
+  assert.deepEqual(vap.spec, {
+    failurePolicy: 'Fail',
+    matchConstraints: { resourceRules: [{ apiGroups: ['apps'], scope: '*' }], matchPolicy: 'Equivalent', namespaceSelector: {}, objectSelector: {} },
+  });
+  const binding = { spec: { policyName: 'p' } };
+  applyDefaults({ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding' }, binding as never);
+  assert.deepEqual(binding.spec, { policyName: 'p' });
+});

@@ -435,6 +435,56 @@ function canonicalizeIn(v: unknown, parentKey: string): void {
   }
 }
 
+type Rule = { scope?: string };
+type MatchResources = { matchPolicy?: string; namespaceSelector?: object; objectSelector?: object; resourceRules?: Rule[]; excludeResourceRules?: Rule[] };
+type Webhook = MatchResources & {
+  failurePolicy?: string;
+  timeoutSeconds?: number;
+  reinvocationPolicy?: string;
+  rules?: Rule[];
+  clientConfig?: { service?: { port?: number } };
+};
+
+/** `SetDefaults_Rule`: rules of webhooks and policies cover every scope unless told. */
+function defaultRules(rules: Rule[] | undefined): void {
+  for (const r of rules ?? []) r.scope ??= '*';
+}
+
+/** `SetDefaults_MatchResources` (admissionregistration/v1), with the rules inside. */
+function defaultMatchResources(m: MatchResources | undefined): void {
+  if (m === undefined || m === null) return;
+  m.matchPolicy ??= 'Equivalent';
+  m.namespaceSelector ??= {};
+  m.objectSelector ??= {};
+  defaultRules(m.resourceRules);
+  defaultRules(m.excludeResourceRules);
+}
+
+/** `SetDefaults_ValidatingWebhook` / `SetDefaults_MutatingWebhook`, their rules and service references. */
+export function defaultWebhookConfiguration(obj: { webhooks?: Webhook[] }, mutating: boolean): void {
+  for (const w of obj.webhooks ?? []) {
+    w.failurePolicy ??= 'Fail';
+    w.matchPolicy ??= 'Equivalent';
+    w.namespaceSelector ??= {};
+    w.objectSelector ??= {};
+    w.timeoutSeconds ??= 10;
+    if (mutating) w.reinvocationPolicy ??= 'Never';
+    defaultRules(w.rules);
+    const svc = w.clientConfig?.service;
+    if (svc !== undefined && svc !== null) svc.port ??= 443;
+  }
+}
+
+/** `SetDefaults_ValidatingAdmissionPolicySpec` and the match resources of policies and their bindings. */
+type AdmissionPolicy = { spec?: { failurePolicy?: string; matchConstraints?: MatchResources; matchResources?: MatchResources } };
+
+export function defaultAdmissionPolicy(obj: AdmissionPolicy, isBinding: boolean): void {
+  const spec = obj.spec;
+  if (spec === undefined) return;
+  if (!isBinding) spec.failurePolicy ??= 'Fail';
+  defaultMatchResources(isBinding ? spec.matchResources : spec.matchConstraints);
+}
+
 /** Applies the defaults of the given kind, then canonicalizes its quantities. */
 export function applyDefaults(kind: { group: string; kind: string }, obj: KubeObject): void {
   applyKindDefaults(kind, obj);
@@ -475,6 +525,14 @@ function applyKindDefaults(kind: { group: string; kind: string }, obj: KubeObjec
       return defaultPriorityClass(obj as PriorityClass);
     case 'discovery.k8s.io/EndpointSlice':
       return defaultEndpointSlice(obj as EndpointSlice);
+    case 'admissionregistration.k8s.io/ValidatingWebhookConfiguration':
+      return defaultWebhookConfiguration(obj as { webhooks?: Webhook[] }, false);
+    case 'admissionregistration.k8s.io/MutatingWebhookConfiguration':
+      return defaultWebhookConfiguration(obj as { webhooks?: Webhook[] }, true);
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicy':
+      return defaultAdmissionPolicy(obj as AdmissionPolicy, false);
+    case 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding':
+      return defaultAdmissionPolicy(obj as AdmissionPolicy, true);
     default:
   }
 }

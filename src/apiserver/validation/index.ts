@@ -12,6 +12,7 @@
  */
 import type { KubeObject } from '../../client/client.js';
 import type { FieldError } from '../../api/field-errors.js';
+import * as apiregistration from './apiregistration.js';
 import * as apps from './apps.js';
 import * as batch from './batch.js';
 import * as core from './core.js';
@@ -52,6 +53,7 @@ const table: Record<string, KindValidators> = {
   '/Event': { create: core.validateEvent, update: (n: KubeObject, o: KubeObject) => validateObjectMetaUpdate(n.metadata, o.metadata) },
   '/Endpoints': { create: core.validateEndpoints, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateEndpoints(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
   '/LimitRange': { create: core.validateLimitRange, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateLimitRange(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
+  'apiregistration.k8s.io/APIService': { create: apiregistration.validateAPIService, update: apiregistration.validateAPIServiceUpdate, status: apiregistration.validateAPIServiceStatusUpdate },
   'apps/Deployment': { create: apps.validateDeployment, update: apps.validateDeploymentUpdate, status: apps.validateDeploymentStatusUpdate },
   'apps/ReplicaSet': { create: apps.validateReplicaSet, update: apps.validateReplicaSetUpdate },
   'apps/DaemonSet': { create: apps.validateDaemonSet, update: apps.validateDaemonSetUpdate },
