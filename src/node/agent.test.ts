@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Event, Node, Pod } from 'kubernetes-types/core/v1.js';
+import type { CSINode } from 'kubernetes-types/storage/v1.js';
 import { resources, type ResourceType } from '../api/resources.js';
 import type { KubeObject, PatchType, WriteOptions } from '../client/client.js';
 import { FakeClock } from '../client/index.js';
@@ -24,8 +25,7 @@ const win2022: SimulatedNodeSpec = {
 
 const flush = (): Promise<void> => new Promise((r) => setImmediate(r));
 
-async function setup(t: { after(fn: () => void | Promise<void>): void }, nodes: SimulatedNodeSpec[], opts: Partial<NodeHostOptions> = {}) {
-  const client = new FakeClient();
+async function setup(t: { after(fn: () => void | Promise<void>): void }, nodes: SimulatedNodeSpec[], opts: Partial<NodeHostOptions> = {}, client = new FakeClient()) {
   const clock = new FakeClock(T0);
   const host = new NodeHost({ client, clock, nodes, log: () => undefined, ...opts });
   t.after(() => {
@@ -91,6 +91,106 @@ void test('an existing Node is reused: its status is posted, kubelet labels reco
   assert.equal(node?.metadata?.labels?.['team'], 'a');
   assert.equal(node?.metadata?.labels?.['kubernetes.io/os'], 'linux');
   assert.equal(node?.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
+});
+
+const csiNodes: ResourceType = { group: 'storage.k8s.io', version: 'v1', resource: 'csinodes', kind: 'CSINode', namespaced: false };
+
+/** What kubelet 1.32 writes on Linux and on Windows alike (pkg/volume/csi/csi_plugin.go `migratedPlugins`). */
+const migratedPlugins1_32 = 'kubernetes.io/aws-ebs,kubernetes.io/azure-disk,kubernetes.io/azure-file,kubernetes.io/cinder,kubernetes.io/gce-pd,kubernetes.io/portworx-volume,kubernetes.io/vsphere-volume';
+
+void test('each node gets its CSINode once registered: named after it, owned by the Node, no drivers, the migrated plugins', async (t) => {
+  const { client } = await setup(t, [linux, win2022]);
+  for (const name of ['linux-amd64-1', 'windows-2022-1']) {
+    const csiNode = client.peek<CSINode>(csiNodes, name);
+    assert.ok(csiNode !== undefined, name);
+    const node = client.peek<Node>(resources.nodes, name);
+    assert.deepEqual(csiNode.metadata?.ownerReferences, [{ apiVersion: 'v1', kind: 'Node', name, uid: node?.metadata?.uid }]);
+    assert.deepEqual(csiNode.metadata?.annotations, { 'storage.alpha.kubernetes.io/migrated-plugins': migratedPlugins1_32 });
+    assert.deepEqual(csiNode.spec, { drivers: [] });
+  }
+  const csiNodeCalls = client.calls.filter((c) => c.resource === 'csinodes');
+  assert.deepEqual(
+    csiNodeCalls.map((c) => `${c.verb} ${c.name}`).sort(),
+    ['create linux-amd64-1', 'create windows-2022-1'],
+    'one create per node, no reads',
+  );
+});
+
+void test('an existing CSINode is kept: not duplicated, its annotation reconciled, its other fields untouched', async (t) => {
+  const client = new FakeClient();
+  const node = await client.create<Node>(resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'linux-amd64-1' } });
+  const ownerReferences = [{ apiVersion: 'v1', kind: 'Node', name: 'linux-amd64-1', uid: node.metadata?.uid ?? '' }];
+  const drivers = [{ name: 'ebs.csi.aws.com', nodeID: 'i-0123' }];
+  const before = await client.create<CSINode>(csiNodes, {
+    apiVersion: 'storage.k8s.io/v1',
+    kind: 'CSINode',
+    metadata: { name: 'linux-amd64-1', annotations: { 'storage.alpha.kubernetes.io/migrated-plugins': 'kubernetes.io/gce-pd', team: 'a' }, ownerReferences },
+    spec: { drivers },
+  });
+  const host = new NodeHost({ client, clock: new FakeClock(T0), nodes: [linux], log: () => undefined });
+  t.after(() => {
+    host.stop();
+    client.closeAll();
+  });
+  await host.start();
+  await flush();
+  assert.equal(client.all<CSINode>(csiNodes).length, 1);
+  const after = client.peek<CSINode>(csiNodes, 'linux-amd64-1');
+  assert.equal(after?.metadata?.uid, before.metadata?.uid, 'the same object');
+  assert.deepEqual(after?.metadata?.annotations, { 'storage.alpha.kubernetes.io/migrated-plugins': migratedPlugins1_32, team: 'a' });
+  assert.deepEqual(after?.metadata?.ownerReferences, ownerReferences);
+  assert.deepEqual(after?.spec, { drivers });
+  assert.equal(client.calls.filter((c) => c.verb === 'update' && c.resource === 'csinodes').length, 1);
+});
+
+void test('an existing CSINode announcing the same plugins in another order is not updated', async (t) => {
+  const client = new FakeClient();
+  const reversed = migratedPlugins1_32.split(',').reverse().join(',');
+  await client.create<CSINode>(csiNodes, { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: 'linux-amd64-1', annotations: { 'storage.alpha.kubernetes.io/migrated-plugins': reversed } }, spec: { drivers: [] } });
+  const host = new NodeHost({ client, clock: new FakeClock(T0), nodes: [linux], log: () => undefined });
+  t.after(() => {
+    host.stop();
+    client.closeAll();
+  });
+  await host.start();
+  await flush();
+  assert.equal(client.peek<CSINode>(csiNodes, 'linux-amd64-1')?.metadata?.annotations?.['storage.alpha.kubernetes.io/migrated-plugins'], reversed);
+  assert.deepEqual(
+    client.calls.filter((c) => c.resource === 'csinodes').map((c) => c.verb),
+    ['create', 'create', 'get'],
+    'the test fixture, the kubelet\'s create, and its read after AlreadyExists',
+  );
+});
+
+/** A FakeClient whose first `failures` CSINode creates fail. */
+class FailingCSINodeClient extends FakeClient {
+  constructor(private failures: number) {
+    super();
+  }
+  override async create<T extends KubeObject>(res: ResourceType, obj: T, opts: WriteOptions = {}): Promise<T> {
+    if (res.resource === 'csinodes' && this.failures > 0) {
+      this.failures--;
+      throw new Error('connection refused');
+    }
+    return super.create(res, obj, opts);
+  }
+}
+
+void test('a failed CSINode create is logged and retried with backoff; registration and the lease go on meanwhile', async (t) => {
+  const client = new FailingCSINodeClient(2);
+  const logged: string[] = [];
+  const { advance } = await setup(t, [linux], { log: (m) => logged.push(m) }, client);
+  assert.ok(client.peek<Node>(resources.nodes, 'linux-amd64-1') !== undefined);
+  assert.ok(client.peek<Lease>(resources.leases, 'linux-amd64-1', 'kube-node-lease') !== undefined);
+  assert.equal(client.peek<CSINode>(csiNodes, 'linux-amd64-1'), undefined);
+  assert.deepEqual(logged, ['initializing the CSINode of linux-amd64-1 failed']);
+  await advance(500);
+  assert.equal(client.peek<CSINode>(csiNodes, 'linux-amd64-1'), undefined, 'the second attempt, after 500 ms, fails too');
+  await advance(900);
+  assert.equal(client.peek<CSINode>(csiNodes, 'linux-amd64-1'), undefined, 'the next waits 1 s');
+  await advance(100);
+  assert.ok(client.peek<CSINode>(csiNodes, 'linux-amd64-1') !== undefined);
+  assert.equal(logged.length, 2);
 });
 
 void test('the lease is renewed every 10 s on the fake clock; stop() halts heartbeats', async (t) => {

@@ -12,13 +12,16 @@
  *   (JSON merge patch with the pod's uid as precondition); graceful deletion ends with the kubelet's final
  *   delete (gracePeriodSeconds 0, uid precondition);
  * - CNI readiness: Ready=False with the CNI message until a network-plugin pod runs on the node (see
- *   `cni.ts`), or always ready with `cni: 'preinstalled'`.
+ *   `cni.ts`), or always ready with `cni: 'preinstalled'`;
+ * - its CSINode (`storage.k8s.io/v1`, named after the node, owned by it, no drivers), created once the node
+ *   registered, as the kubelet's CSI plugin does.
  */
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import type { Node, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
+import type { CSINode } from 'kubernetes-types/storage/v1.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../api/errors.js';
-import { resources } from '../api/resources.js';
+import { resources, type ResourceType } from '../api/resources.js';
 import type { Client, KubeObject } from '../client/client.js';
 import { createEventRecorder, createInformer, realClock, trimManagedFields, type Clock, type EventRecorder, type Informer, type TimerHandle } from '../client/index.js';
 import { isNetworkPluginPod } from './cni.js';
@@ -34,6 +37,36 @@ import { parseImageReference } from './runtime/image-ref.js';
 import { resolvePull } from './runtime/pull.js';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
+
+/** storage.k8s.io/v1 CSINodes, which `resources` does not list. */
+const csiNodes: ResourceType = { group: 'storage.k8s.io', version: 'v1', resource: 'csinodes', kind: 'CSINode', namespaced: false };
+
+/** `v1.MigratedPluginsAnnotationKey` (k8s.io/api core/v1 `well_known_annotations.go`). */
+const migratedPluginsAnnotationKey = 'storage.alpha.kubernetes.io/migrated-plugins';
+
+/**
+ * The in-tree volume plugins kubelet 1.32 announces as served by their CSI drivers, on Linux and Windows
+ * alike: the `migratedPlugins` of `pkg/volume/csi/csi_plugin.go` (GCE PD, AWS EBS, Cinder, Azure Disk,
+ * Azure File and vSphere always; Portworx behind CSIMigrationPortworx, beta and on by default since 1.31),
+ * by their `csi-translation-lib` names, sorted and comma-joined as `setMigrationAnnotation` writes them.
+ */
+const migratedPlugins = [
+  'kubernetes.io/aws-ebs',
+  'kubernetes.io/azure-disk',
+  'kubernetes.io/azure-file',
+  'kubernetes.io/cinder',
+  'kubernetes.io/gce-pd',
+  'kubernetes.io/portworx-volume',
+  'kubernetes.io/vsphere-volume',
+] as const;
+
+const migratedPluginsAnnotation = migratedPlugins.join(',');
+
+/** Whether a migrated-plugins annotation names exactly `migratedPlugins`, compared as sets as `setMigrationAnnotation` does. */
+function announcesMigratedPlugins(value: string | undefined): boolean {
+  const announced = new Set(value === undefined || value === '' ? [] : value.split(','));
+  return announced.size === migratedPlugins.length && migratedPlugins.every((p) => announced.has(p));
+}
 
 export interface NodeHostOptions {
   client: Client;
@@ -158,6 +191,8 @@ class SimulatedNode {
   statusRepost = false;
   heartbeatTimer: TimerHandle | undefined;
   statusTimer: TimerHandle | undefined;
+  /** The next attempt to initialize the CSINode after one failed. */
+  csiNodeTimer: TimerHandle | undefined;
   ipAllocator: PodIPAllocator | undefined;
   readonly workerCtx: PodWorkerContext;
 
@@ -416,6 +451,7 @@ export class NodeHost implements NodeHostView {
       n.registered = false;
       n.heartbeatTimer?.cancel();
       n.statusTimer?.cancel();
+      n.csiNodeTimer?.cancel();
       for (const e of n.pods.values()) {
         e.deleted = true;
         e.timer?.cancel();
@@ -442,6 +478,7 @@ export class NodeHost implements NodeHostView {
     for (const n of this.nodes.values()) {
       n.heartbeatTimer?.cancel();
       n.statusTimer?.cancel();
+      n.csiNodeTimer?.cancel();
       for (const e of n.pods.values()) e.timer?.cancel();
     }
   }
@@ -481,7 +518,10 @@ export class NodeHost implements NodeHostView {
     const workers = Array.from({ length: Math.min(this.opts.registrationConcurrency ?? 32, all.length) }, async () => {
       for (let i = next++, n = all[i]; n !== undefined && this.running; i = next++, n = all[i]) {
         await this.registerWithRetry(n);
-        if (this.hosts(n)) this.startHeartbeats(n, i, all.length, sinceMs);
+        if (this.hosts(n)) {
+          this.startHeartbeats(n, i, all.length, sinceMs);
+          this.initializeCSINode(n);
+        }
         onRegistered?.(++registered, all.length);
       }
     });
@@ -545,6 +585,59 @@ export class NodeHost implements NodeHostView {
     this.recordEvent(n, 'Normal', 'NodeHasSufficientPID', `Node ${name} status is now: NodeHasSufficientPID`);
     this.recordEvent(n, 'Normal', 'NodeAllocatableEnforced', 'Updated Node Allocatable limit across pods');
     if (n.networkReady) this.recordEvent(n, 'Normal', 'NodeReady', `Node ${name} status is now: NodeReady`);
+  }
+
+  // ---- CSINode ----
+
+  /**
+   * Initializes the CSINode of a node just registered, retrying with backoff until it succeeds or the node
+   * is no longer hosted. The kubelet's CSI plugin does it from `initializeCSINode`
+   * (`pkg/volume/csi/csi_plugin.go`), whose attempts read the Node: the CSINode follows registration. It
+   * runs beside the heartbeats and holds up neither the next registration nor a lease renewal.
+   */
+  private initializeCSINode(n: SimulatedNode, delayMs = 500): void {
+    this.ensureCSINode(n).catch((err: unknown) => {
+      if (!this.hosts(n)) return;
+      this.log(`initializing the CSINode of ${n.spec.name} failed`, err);
+      n.csiNodeTimer = this.clock.setTimeout(() => {
+        n.csiNodeTimer = undefined;
+        if (this.hosts(n)) this.initializeCSINode(n, Math.min(delayMs * 2, 7_000));
+      }, delayMs);
+    });
+  }
+
+  /**
+   * `InitializeCSINodeWithAnnotation` of the kubelet's CSI node-info manager
+   * (`pkg/volume/csi/nodeinfomanager/nodeinfomanager.go`): `CreateCSINode` makes the CSINode named after the
+   * node, owned by the Node (apiVersion v1, kind Node, name, uid), with no drivers and the migrated-plugins
+   * annotation; one that exists (a restart) is updated only when its annotation names other plugins.
+   * Upstream reads the CSINode, then the Node, before creating; here the create comes first with the uid the
+   * registration answered, so a node costs one request, and the read only follows AlreadyExists.
+   */
+  private async ensureCSINode(n: SimulatedNode): Promise<void> {
+    const name = n.spec.name;
+    const uid = n.nodeObj?.metadata?.uid ?? (await this.client.get<Node>(resources.nodes, name)).metadata?.uid;
+    if (uid === undefined) throw new Error(`node ${name} has no uid`);
+    const csiNode: CSINode = {
+      apiVersion: 'storage.k8s.io/v1',
+      kind: 'CSINode',
+      metadata: {
+        name,
+        annotations: { [migratedPluginsAnnotationKey]: migratedPluginsAnnotation },
+        ownerReferences: [{ apiVersion: 'v1', kind: 'Node', name, uid }],
+      },
+      spec: { drivers: [] },
+    };
+    try {
+      await this.client.create<CSINode>(csiNodes, csiNode, { answerUnread: true });
+      return;
+    } catch (err) {
+      if (!isAlreadyExists(err)) throw err;
+    }
+    const existing = await this.client.get<CSINode>(csiNodes, name);
+    if (announcesMigratedPlugins(existing.metadata?.annotations?.[migratedPluginsAnnotationKey])) return;
+    const annotations = { ...existing.metadata?.annotations, [migratedPluginsAnnotationKey]: migratedPluginsAnnotation };
+    await this.client.update<CSINode>(csiNodes, { ...existing, metadata: { ...existing.metadata, annotations } }, { answerUnread: true });
   }
 
   // ---- heartbeats ----
