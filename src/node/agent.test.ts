@@ -127,13 +127,7 @@ void test('an existing CSINode is kept: not duplicated, its annotation reconcile
     metadata: { name: 'linux-amd64-1', annotations: { 'storage.alpha.kubernetes.io/migrated-plugins': 'kubernetes.io/gce-pd', team: 'a' }, ownerReferences },
     spec: { drivers },
   });
-  const host = new NodeHost({ client, clock: new FakeClock(T0), nodes: [linux], log: () => undefined });
-  t.after(() => {
-    host.stop();
-    client.closeAll();
-  });
-  await host.start();
-  await flush();
+  await setup(t, [linux], {}, client);
   assert.equal(client.all<CSINode>(csiNodes).length, 1);
   const after = client.peek<CSINode>(csiNodes, 'linux-amd64-1');
   assert.equal(after?.metadata?.uid, before.metadata?.uid, 'the same object');
@@ -147,13 +141,7 @@ void test('an existing CSINode announcing the same plugins in another order is n
   const client = new FakeClient();
   const reversed = migratedPlugins1_32.split(',').reverse().join(',');
   await client.create<CSINode>(csiNodes, { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: 'linux-amd64-1', annotations: { 'storage.alpha.kubernetes.io/migrated-plugins': reversed } }, spec: { drivers: [] } });
-  const host = new NodeHost({ client, clock: new FakeClock(T0), nodes: [linux], log: () => undefined });
-  t.after(() => {
-    host.stop();
-    client.closeAll();
-  });
-  await host.start();
-  await flush();
+  await setup(t, [linux], {}, client);
   assert.equal(client.peek<CSINode>(csiNodes, 'linux-amd64-1')?.metadata?.annotations?.['storage.alpha.kubernetes.io/migrated-plugins'], reversed);
   assert.deepEqual(
     client.calls.filter((c) => c.resource === 'csinodes').map((c) => c.verb),
