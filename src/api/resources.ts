@@ -36,6 +36,7 @@ export const resources = {
   limitranges: rt('', 'v1', 'limitranges', 'LimitRange', true),
   podtemplates: rt('', 'v1', 'podtemplates', 'PodTemplate', true),
   resourcequotas: rt('', 'v1', 'resourcequotas', 'ResourceQuota', true),
+  replicationcontrollers: rt('', 'v1', 'replicationcontrollers', 'ReplicationController', true),
   deployments: rt('apps', 'v1', 'deployments', 'Deployment', true),
   replicasets: rt('apps', 'v1', 'replicasets', 'ReplicaSet', true),
   daemonsets: rt('apps', 'v1', 'daemonsets', 'DaemonSet', true),

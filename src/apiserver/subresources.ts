@@ -196,13 +196,14 @@ export class Subresources {
     const md = obj.metadata ?? {};
     const spec = (obj['spec'] ?? {}) as { replicas?: number; selector?: unknown };
     const status = (obj['status'] ?? {}) as { replicas?: number };
+    // A ReplicationController's selector is a plain label map (`SelectorFromSet`).
+    const labelSelector = def.group === '' && def.resource === 'replicationcontrollers' ? { matchLabels: spec.selector as Record<string, string> | undefined } : spec.selector;
     let selector = '';
     try {
-      selector = labelSelectorAsSelector(spec.selector as Parameters<typeof labelSelectorAsSelector>[0]).toString();
+      selector = labelSelectorAsSelector(labelSelector as Parameters<typeof labelSelectorAsSelector>[0]).toString();
     } catch (e) {
       if (!(e instanceof SelectorParseError)) throw e;
     }
-    void def;
     return {
       kind: 'Scale',
       apiVersion: 'autoscaling/v1',

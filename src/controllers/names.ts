@@ -4,6 +4,7 @@
  */
 export const names = {
   ReplicaSet: 'replicaset-controller',
+  ReplicationController: 'replicationcontroller-controller',
   Deployment: 'deployment-controller',
   DaemonSet: 'daemonset-controller',
   NodeLifecycle: 'node-lifecycle-controller',
@@ -31,6 +32,7 @@ export type ControllerName = (typeof names)[keyof typeof names];
 /** `source.component` of the events each controller records (the names upstream's recorders use). */
 export const eventComponents = {
   replicaSet: 'replicaset-controller',
+  replicationController: 'replication-controller',
   deployment: 'deployment-controller',
   daemonSet: 'daemonset-controller',
   node: 'node-controller',

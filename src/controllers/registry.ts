@@ -51,6 +51,7 @@ function register(m: Map<string, ControllerFactory>, name: string, f: Controller
 export function controllerFactories(): Map<string, ControllerFactory> {
   const m = new Map<string, ControllerFactory>();
   register(m, names.ReplicaSet, (ctx) => replicaset.create(ctx));
+  register(m, names.ReplicationController, (ctx) => replicaset.createReplicationManager(ctx));
   register(m, names.Deployment, (ctx) => deployment.create(ctx));
   register(m, names.DaemonSet, (ctx) => daemonset.create(ctx));
   register(m, names.NodeLifecycle, (ctx, o) => {

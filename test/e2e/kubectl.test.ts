@@ -131,6 +131,41 @@ describe('kubectl against kubemix', () => {
     assert.match(rs, /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\n/);
   });
 
+  test('a ReplicationController keeps its replicas, scales, and its pods go with it', async () => {
+    const rc = `apiVersion: v1
+kind: ReplicationController
+metadata:
+  name: legacy
+spec:
+  replicas: 2
+  template:
+    metadata:
+      labels:
+        app: legacy
+    spec:
+      nodeSelector:
+        kubernetes.io/os: linux
+      containers:
+      - name: main
+        image: nginx:1.27
+`;
+    assert.equal(await c.kubectl(['apply', '-f', '-'], rc), 'replicationcontroller/legacy created\n');
+    // Defaulted from the template: the selector and the labels.
+    assert.equal(await c.kubectl(['get', 'rc', 'legacy', '-o', 'jsonpath={.spec.selector.app} {.metadata.labels.app} {.metadata.generation}']), 'legacy legacy 1');
+    await c.eventually('2 ready', async () => ((await c.kubectl(['get', 'rc', 'legacy', '-o', 'jsonpath={.status.readyReplicas}'])) === '2' ? true : undefined), 40_000);
+    assert.match(await c.kubectl(['get', 'rc', 'legacy']), /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\nlegacy\s+2\s+2\s+2\s+\d+s\n$/);
+    const owner = await c.kubectl(['get', 'pods', '-l', 'app=legacy', '-o', 'jsonpath={.items[0].metadata.ownerReferences[0].kind}/{.items[0].metadata.ownerReferences[0].apiVersion}']);
+    assert.equal(owner, 'ReplicationController/v1');
+    assert.match(await c.kubectl(['describe', 'rc', 'legacy']), /SuccessfulCreate\s+\S+\s+replication-controller\s+Created pod: legacy-/);
+    assert.equal(await c.kubectl(['scale', 'rc', 'legacy', '--replicas=3']), 'replicationcontroller/legacy scaled\n');
+    await c.eventually('3 pods', async () => ((await c.kubectl(['get', 'pods', '-l', 'app=legacy', '-o', 'name'])).trim().split('\n').length === 3 ? true : undefined), 40_000);
+    assert.equal(await c.kubectl(['get', 'rc', 'legacy', '-o', 'jsonpath={.spec.replicas}']), '3');
+    assert.equal(await c.kubectl(['delete', 'rc', 'legacy', '--wait=true']), 'replicationcontroller "legacy" deleted\n');
+    await c.eventually('pods gone', async () => ((await c.kubectl(['get', 'pods', '-l', 'app=legacy', '-o', 'name'])) === '' ? true : undefined), 40_000);
+    const bad = await c.kubectlResult(['apply', '-f', '-'], 'apiVersion: v1\nkind: ReplicationController\nmetadata:\n  name: bad\nspec:\n  selector:\n    app: x\n  template:\n    metadata:\n      labels:\n        app: other\n    spec:\n      containers:\n      - name: main\n        image: nginx\n');
+    assert.match(bad.stderr, /spec\.template\.metadata\.labels: Invalid value: map\[string\]string\{"app":"other"\}: `selector` does not match template `labels`/);
+  });
+
   test('delete cascades to ReplicaSets and pods, and --wait waits for them', async () => {
     await c.kubectl(['apply', '-f', '-'], deployment('doomed', 'nginx'));
     await c.kubectl(['rollout', 'status', 'deployment/doomed', '--timeout=60s']);
@@ -160,7 +195,7 @@ describe('kubectl against kubemix', () => {
     assert.match((JSON.parse(v) as { serverVersion: { gitVersion: string } }).serverVersion.gitVersion, /^v1\.32\.\d+$/);
   });
 
-  test('api-resources lists what a 1.32 server serves (but replicationcontrollers)', async () => {
+  test('api-resources lists what a 1.32 server serves', async () => {
     // `kubectl api-resources -o name` of a kube-apiserver 1.32 with no aggregated APIs.
     const real = [
       'apiservices.apiregistration.k8s.io', 'bindings', 'certificatesigningrequests.certificates.k8s.io', 'clusterrolebindings.rbac.authorization.k8s.io',
@@ -179,7 +214,7 @@ describe('kubectl against kubemix', () => {
       'volumeattachments.storage.k8s.io',
     ];
     const ours = (await c.kubectl(['api-resources', '-o', 'name'])).trim().split('\n').sort();
-    assert.deepEqual(ours, real.filter((r) => r !== 'replicationcontrollers'));
+    assert.deepEqual(ours, real);
   });
 
   test('componentstatuses are computed, with the deprecation warning', async () => {

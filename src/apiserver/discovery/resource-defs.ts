@@ -65,6 +65,7 @@ const served: Record<string, Record<string, readonly string[]>> = {
     persistentvolumes: ['status'],
     pods: ['attach', 'binding', 'eviction', 'exec', 'log', 'portforward', 'status'],
     podtemplates: [],
+    replicationcontrollers: ['scale', 'status'],
     resourcequotas: ['status'],
     secrets: [],
     serviceaccounts: [],

@@ -9,7 +9,7 @@ import type { ObjectAttrs, StoredObject } from '../storage/watch-cache.js';
 
 /** Kinds whose spec changes bump metadata.generation (those with a spec/status split and a controller). */
 const generationTracked = new Set([
-  'apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'apps/statefulsets', 'batch/jobs', 'batch/cronjobs',
+  '/replicationcontrollers', 'apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'apps/statefulsets', 'batch/jobs', 'batch/cronjobs',
   'policy/poddisruptionbudgets', 'autoscaling/horizontalpodautoscalers', 'networking.k8s.io/ingresses',
   'networking.k8s.io/networkpolicies', 'apiextensions.k8s.io/customresourcedefinitions',
   'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',

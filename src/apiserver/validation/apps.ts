@@ -47,7 +47,11 @@ export function isNotMoreThan100Percent(v: number | string | undefined, path: Pa
 }
 
 /** `ValidatePodTemplateSpecForReplicaSet` (Deployments and ReplicaSets). */
-function validatePodTemplateSpecForReplicaSet(tpl: PodTemplateSpec | undefined, selector: Selector, path: Path, kindLabel: string): FieldError[] {
+/**
+ * `ValidatePodTemplateSpecForReplicaSet` (and core's `ValidatePodTemplateSpecForRC`, which reports an
+ * activeDeadlineSeconds as forbidden rather than invalid).
+ */
+export function validatePodTemplateSpecForReplicaSet(tpl: PodTemplateSpec | undefined, selector: Selector, path: Path, kindLabel: string, deadline: 'invalid' | 'forbidden' = 'invalid'): FieldError[] {
   const errs: FieldError[] = [];
   if (tpl === undefined) return [fieldErrors.required(path, '')];
   if (!selector.isEmpty() && !selector.matches(tpl.metadata?.labels)) {
@@ -57,7 +61,9 @@ function validatePodTemplateSpecForReplicaSet(tpl: PodTemplateSpec | undefined, 
   const rp = tpl.spec?.restartPolicy ?? '';
   if (rp !== 'Always') errs.push(fieldErrors.notSupported(path.child('spec', 'restartPolicy'), rp, ['Always']));
   if (tpl.spec?.activeDeadlineSeconds !== undefined) {
-    errs.push(fieldErrors.invalid(path.child('spec', 'activeDeadlineSeconds'), tpl.spec.activeDeadlineSeconds, `activeDeadlineSeconds in ${kindLabel} is not Supported`));
+    const field = path.child('spec', 'activeDeadlineSeconds');
+    const detail = `activeDeadlineSeconds in ${kindLabel} is not Supported`;
+    errs.push(deadline === 'invalid' ? fieldErrors.invalid(field, tpl.spec.activeDeadlineSeconds, detail) : fieldErrors.forbidden(field, detail));
   }
   return errs;
 }

@@ -1,9 +1,9 @@
 /**
- * The smaller kinds: Node, Namespace, ConfigMap, Secret, ServiceAccount, Event, Endpoints, LimitRange
- * (core/v1), RuntimeClass (node.k8s.io/v1), PriorityClass (scheduling.k8s.io/v1), Lease
+ * The smaller kinds: Node, Namespace, ConfigMap, Secret, ServiceAccount, Event, Endpoints, LimitRange,
+ * ReplicationController (core/v1), RuntimeClass (node.k8s.io/v1), PriorityClass (scheduling.k8s.io/v1), Lease
  * (coordination.k8s.io/v1), PodDisruptionBudget (policy/v1), EndpointSlice (discovery.k8s.io/v1).
  */
-import type { ConfigMap, Endpoints, Event, LimitRange, Namespace, Node, Secret, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { ConfigMap, Endpoints, Event, LimitRange, Namespace, Node, ReplicationController, Secret, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
@@ -12,7 +12,8 @@ import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { type FieldError, fieldErrors, GoValue, Path } from '../../api/field-errors.js';
 import { isConfigMapKey, isDNS1123Label, isValidIP, isValidPortNum, nameIsDNSLabel, nameIsDNSSubdomain, validatePathSegmentName } from './_names.js';
 import { goIntOrString, goLabelSelector } from './_go.js';
-import { isNotMoreThan100Percent, validatePositiveIntOrPercent } from './apps.js';
+import { isNotMoreThan100Percent, validatePodTemplateSpecForReplicaSet, validatePositiveIntOrPercent } from './apps.js';
+import { labelSelectorAsSelector } from '../../api/labels.js';
 import { semanticDeepEqual, validateImmutableField, validateLabels, validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validateResourceList, validateResourceRequirements } from './resources.js';
 import { validateTaints, validateTolerations } from './scheduling.js';
@@ -23,6 +24,48 @@ export const maxSecretSize = 1024 * 1024;
 
 const clusterScoped = (nameFn = nameIsDNSSubdomain): { namespaced: false; nameFn: typeof nameFn } => ({ namespaced: false, nameFn });
 const namespaced = (nameFn = nameIsDNSSubdomain): { namespaced: true; nameFn: typeof nameFn } => ({ namespaced: true, nameFn });
+
+// ---- ReplicationController ----
+
+/** `ValidateReplicationControllerSpec`: a non-empty selector its template's labels match. */
+function validateReplicationControllerSpec(rc: ReplicationController, path: Path): FieldError[] {
+  const spec = rc.spec ?? {};
+  const errs = validateNonnegativeField(spec.minReadySeconds ?? 0, path.child('minReadySeconds'));
+  // A label map selects like `labels.SelectorFromSet`.
+  const selector = labelSelectorAsSelector({ matchLabels: spec.selector ?? {} });
+  if (selector.isEmpty()) errs.push(fieldErrors.required(path.child('selector'), ''));
+  errs.push(...validateNonnegativeField(spec.replicas ?? 0, path.child('replicas')));
+  errs.push(...validatePodTemplateSpecForReplicaSet(spec.template, selector, path.child('template'), 'ReplicationController', 'forbidden'));
+  return errs;
+}
+
+/** `ValidateReplicationController`. */
+export function validateReplicationController(rc: ReplicationController): FieldError[] {
+  return [...validateObjectMeta(rc.metadata, namespaced()), ...validateReplicationControllerSpec(rc, Path.root('spec'))];
+}
+
+/** `ValidateReplicationControllerUpdate` (core keeps the selector mutable). */
+export function validateReplicationControllerUpdate(rc: ReplicationController, old: ReplicationController): FieldError[] {
+  return [...validateObjectMetaUpdate(rc.metadata, old.metadata), ...validateReplicationControllerSpec(rc, Path.root('spec'))];
+}
+
+/** `ValidateReplicationControllerStatusUpdate`: the counts are non-negative and ordered. */
+export function validateReplicationControllerStatusUpdate(rc: ReplicationController, old: ReplicationController): FieldError[] {
+  const errs = validateObjectMetaUpdate(rc.metadata, old.metadata);
+  const st = rc.status ?? { replicas: 0 };
+  const p = Path.root('status');
+  errs.push(...validateNonnegativeField(st.replicas ?? 0, p.child('replicas')));
+  errs.push(...validateNonnegativeField(st.fullyLabeledReplicas ?? 0, p.child('fullyLabeledReplicas')));
+  errs.push(...validateNonnegativeField(st.readyReplicas ?? 0, p.child('readyReplicas')));
+  errs.push(...validateNonnegativeField(st.availableReplicas ?? 0, p.child('availableReplicas')));
+  errs.push(...validateNonnegativeField(st.observedGeneration ?? 0, p.child('observedGeneration')));
+  const msg = 'cannot be greater than status.replicas';
+  if ((st.fullyLabeledReplicas ?? 0) > (st.replicas ?? 0)) errs.push(fieldErrors.invalid(p.child('fullyLabeledReplicas'), st.fullyLabeledReplicas, msg));
+  if ((st.readyReplicas ?? 0) > (st.replicas ?? 0)) errs.push(fieldErrors.invalid(p.child('readyReplicas'), st.readyReplicas, msg));
+  if ((st.availableReplicas ?? 0) > (st.replicas ?? 0)) errs.push(fieldErrors.invalid(p.child('availableReplicas'), st.availableReplicas, msg));
+  if ((st.availableReplicas ?? 0) > (st.readyReplicas ?? 0)) errs.push(fieldErrors.invalid(p.child('availableReplicas'), st.availableReplicas, 'cannot be greater than readyReplicas'));
+  return errs;
+}
 
 // ---- Node ----
 

@@ -9,7 +9,7 @@
  * - service `clusterIP(s)`, `ipFamilies`, `ipFamilyPolicy`, node ports: the allocator
  *   (`../allocators/service-allocation.ts`).
  */
-import type { Container, PodSpec, PodTemplateSpec, Pod, Service, Node, Namespace, Secret, Endpoints, LimitRange, Probe, Volume, PersistentVolumeClaim, PersistentVolumeClaimStatus, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { Container, PodSpec, PodTemplateSpec, Pod, Service, Node, Namespace, Secret, Endpoints, LimitRange, Probe, ReplicationController, Volume, PersistentVolumeClaim, PersistentVolumeClaimStatus, PodStatus } from 'kubernetes-types/core/v1.js';
 import type { Deployment, ReplicaSet, DaemonSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { Job, CronJob, JobSpec } from 'kubernetes-types/batch/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
@@ -195,6 +195,22 @@ export function defaultReplicaSet(rs: ReplicaSet): void {
   rs.spec ??= { selector: {} } as NonNullable<ReplicaSet['spec']>;
   rs.spec.replicas ??= 1;
   defaultPodTemplateSpec(rs.spec.template ?? (rs.spec.template = {}));
+}
+
+/**
+ * `SetDefaults_ReplicationController` (core/v1): the template's labels stand in for an empty selector and
+ * empty labels; one replica.
+ */
+export function defaultReplicationController(rc: ReplicationController): void {
+  const spec = (rc.spec ??= {});
+  const labels = spec.template?.metadata?.labels;
+  if (labels !== undefined) {
+    if (Object.keys(spec.selector ?? {}).length === 0) spec.selector = { ...labels };
+    const md = (rc.metadata ??= {});
+    if (Object.keys(md.labels ?? {}).length === 0) md.labels = { ...labels };
+  }
+  spec.replicas ??= 1;
+  if (spec.template !== undefined) defaultPodTemplateSpec(spec.template);
 }
 
 /** `SetDefaults_DaemonSet` (apps/v1). */
@@ -509,6 +525,8 @@ function applyKindDefaults(kind: { group: string; kind: string }, obj: KubeObjec
       return defaultEndpoints(obj as Endpoints);
     case '/LimitRange':
       return defaultLimitRange(obj as LimitRange);
+    case '/ReplicationController':
+      return defaultReplicationController(obj as ReplicationController);
     case 'apps/Deployment':
       return defaultDeployment(obj as Deployment);
     case 'apps/ReplicaSet':

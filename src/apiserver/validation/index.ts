@@ -52,6 +52,7 @@ const table: Record<string, KindValidators> = {
   '/ServiceAccount': { create: core.validateServiceAccount, update: (n: KubeObject, o: KubeObject) => validateObjectMetaUpdate(n.metadata, o.metadata) },
   '/Event': { create: core.validateEvent, update: (n: KubeObject, o: KubeObject) => validateObjectMetaUpdate(n.metadata, o.metadata) },
   '/Endpoints': { create: core.validateEndpoints, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateEndpoints(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
+  '/ReplicationController': { create: core.validateReplicationController, update: core.validateReplicationControllerUpdate, status: core.validateReplicationControllerStatusUpdate },
   '/LimitRange': { create: core.validateLimitRange, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateLimitRange(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
   'apiregistration.k8s.io/APIService': { create: apiregistration.validateAPIService, update: apiregistration.validateAPIServiceUpdate, status: apiregistration.validateAPIServiceStatusUpdate },
   'apps/Deployment': { create: apps.validateDeployment, update: apps.validateDeploymentUpdate, status: apps.validateDeploymentStatusUpdate },

@@ -3,12 +3,16 @@
  * pods per ReplicaSet, creating them in slow-start batches (1, 2, 4, ... capped at 500 per sync) and deleting
  * the lowest-ranked ones, adopting and releasing pods by selector, with expectations so that a pod is never
  * created twice; and writes the status.
+ *
+ * The same controller runs over ReplicationControllers (`replicationControllerKind`), as upstream's
+ * replication manager (pkg/controller/replication) runs the ReplicaSet controller over them: their spec and
+ * status have the same fields, but for the selector, a plain label map.
  */
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Pod, ReplicationController } from 'kubernetes-types/core/v1.js';
 import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
 import { isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, parseSelector, Selector } from '../../api/labels.js';
-import { resources } from '../../api/resources.js';
+import { resources, type ResourceType } from '../../api/resources.js';
 import { semanticEqual,
   asError,
   errorMessage,
@@ -35,7 +39,7 @@ import {
   podsToDelete,
   slowStartBatch,
 } from '../_pods.js';
-import { eventComponents, names } from '../names.js';
+import { eventComponents, names, type ControllerName } from '../names.js';
 import { omitZeros } from '../_status.js';
 
 /** `burstReplicas`: at most this many creations or deletions per sync. */
@@ -54,13 +58,37 @@ export interface ReplicaSetControllerOptions {
   workers?: number;
 }
 
-function selectorOf(rs: ReplicaSet): Selector {
-  try {
-    return labelSelectorAsSelector(rs.spec?.selector);
-  } catch {
-    return Selector.nothing();
-  }
+/** What one controller manages: ReplicaSets, or ReplicationControllers seen as ReplicaSets. */
+export interface ReplicatedKind {
+  res: ResourceType;
+  apiVersion: string;
+  kind: string;
+  /** The controller's name. */
+  name: ControllerName;
+  /** The source component of its events. */
+  eventComponent: string;
+  /** The object's pod selector (it may throw on a malformed one). */
+  selector(obj: ReplicaSet): Selector;
 }
+
+export const replicaSetKind: ReplicatedKind = {
+  res: resources.replicasets,
+  apiVersion: 'apps/v1',
+  kind: 'ReplicaSet',
+  name: names.ReplicaSet,
+  eventComponent: eventComponents.replicaSet,
+  selector: (rs) => labelSelectorAsSelector(rs.spec?.selector),
+};
+
+export const replicationControllerKind: ReplicatedKind = {
+  res: resources.replicationcontrollers,
+  apiVersion: 'v1',
+  kind: 'ReplicationController',
+  name: names.ReplicationController,
+  eventComponent: eventComponents.replicationController,
+  // `labels.SelectorFromSet`.
+  selector: (rc) => labelSelectorAsSelector({ matchLabels: (rc as unknown as ReplicationController).spec?.selector ?? {} }),
+};
 
 /**
  * `calculateStatus`: counts over the claimed active pods; `ReplicaFailure` is set while creating or
@@ -141,7 +169,7 @@ function statusEqual(a: ReplicaSetStatus | undefined, b: ReplicaSetStatus): bool
 }
 
 export class ReplicaSetController implements Controller {
-  readonly name = names.ReplicaSet;
+  readonly name: ControllerName;
   private readonly queue: WorkQueue<string>;
   private readonly rsInformer: Informer<ReplicaSet>;
   private readonly podInformer: Informer<Pod>;
@@ -153,12 +181,14 @@ export class ReplicaSetController implements Controller {
   constructor(
     private readonly ctx: ControllerContext,
     private readonly opts: ReplicaSetControllerOptions = {},
+    private readonly kind: ReplicatedKind = replicaSetKind,
   ) {
+    this.name = kind.name;
     this.queue = ctx.newQueue();
-    this.rsInformer = ctx.informer<ReplicaSet>(resources.replicasets);
+    this.rsInformer = ctx.informer<ReplicaSet>(kind.res);
     this.podInformer = ctx.informer<Pod>(resources.pods);
     this.claimCandidates = new ClaimCandidateIndex(this.podInformer);
-    this.recorder = ctx.recorder(eventComponents.replicaSet);
+    this.recorder = ctx.recorder(kind.eventComponent);
     this.expectations = new Expectations(ctx.clock);
   }
 
@@ -188,8 +218,16 @@ export class ReplicaSetController implements Controller {
     await this.done;
   }
 
+  private selectorOf(rs: ReplicaSet): Selector {
+    try {
+      return this.kind.selector(rs);
+    } catch {
+      return Selector.nothing();
+    }
+  }
+
   private resolveRef(namespace: string, ref: { kind: string; name: string; uid: string }): ReplicaSet | undefined {
-    if (ref.kind !== 'ReplicaSet') return undefined;
+    if (ref.kind !== this.kind.kind) return undefined;
     const rs = this.rsInformer.get(`${namespace}/${ref.name}`);
     return rs?.metadata?.uid === ref.uid ? rs : undefined;
   }
@@ -198,7 +236,7 @@ export class ReplicaSetController implements Controller {
     const ns = pod.metadata?.namespace ?? '';
     return this.rsInformer
       .list()
-      .filter((rs) => rs.metadata?.namespace === ns && selectorOf(rs).matches(pod.metadata?.labels));
+      .filter((rs) => rs.metadata?.namespace === ns && this.selectorOf(rs).matches(pod.metadata?.labels));
   }
 
   private addPod(pod: Pod): void {
@@ -268,7 +306,7 @@ export class ReplicaSetController implements Controller {
       return;
     }
     const needsSync = this.expectations.satisfied(key);
-    const selector = selectorOf(rs);
+    const selector = this.selectorOf(rs);
     // The pods this ReplicaSet controls and the namespace's orphans: upstream lists the whole namespace,
     // whose other controllers' pods ClaimPods skips.
     const active = filterActivePods(this.claimCandidates.candidates(namespace, rs.metadata?.uid ?? ''));
@@ -276,10 +314,10 @@ export class ReplicaSetController implements Controller {
       client: this.ctx.client,
       res: resources.pods,
       owner: rs,
-      ownerApiVersion: 'apps/v1',
-      ownerKind: 'ReplicaSet',
+      ownerApiVersion: this.kind.apiVersion,
+      ownerKind: this.kind.kind,
       selector,
-      canAdopt: recheckOwner(this.ctx.client, resources.replicasets, rs),
+      canAdopt: recheckOwner(this.ctx.client, this.kind.res, rs),
     });
     let manageErr: unknown;
     if (needsSync && rs.metadata?.deletionTimestamp === undefined) {
@@ -297,7 +335,7 @@ export class ReplicaSetController implements Controller {
     let updated = rs;
     if (!statusEqual(rs.status, status)) {
       try {
-        updated = await this.ctx.client.update<ReplicaSet>(resources.replicasets, { ...rs, status }, { subresource: 'status', namespace });
+        updated = await this.ctx.client.update<ReplicaSet>(this.kind.res, { ...rs, status }, { subresource: 'status', namespace });
       } catch (e) {
         if (isNotFound(e)) return;
         throw e;
@@ -337,7 +375,7 @@ export class ReplicaSetController implements Controller {
     if (diff < 0) {
       diff = Math.min(-diff, burstReplicas);
       this.expectations.expectCreations(key, diff);
-      const ref = newControllerRef(rs, 'apps/v1', 'ReplicaSet');
+      const ref = newControllerRef(rs, this.kind.apiVersion, this.kind.kind);
       const { successes, error } = await slowStartBatch(diff, slowStartInitialBatchSize, async () => {
         const pod = podFromTemplate(rs.spec?.template, namespace, ref);
         try {
@@ -385,4 +423,9 @@ export class ReplicaSetController implements Controller {
 
 export function create(ctx: ControllerContext, opts: ReplicaSetControllerOptions = {}): ReplicaSetController {
   return new ReplicaSetController(ctx, opts);
+}
+
+/** The replication manager: the same controller over ReplicationControllers. */
+export function createReplicationManager(ctx: ControllerContext, opts: ReplicaSetControllerOptions = {}): ReplicaSetController {
+  return new ReplicaSetController(ctx, opts, replicationControllerKind);
 }
