@@ -61,4 +61,5 @@ export const resources = {
   customresourcedefinitions: rt('apiextensions.k8s.io', 'v1', 'customresourcedefinitions', 'CustomResourceDefinition', false),
   certificatesigningrequests: rt('certificates.k8s.io', 'v1', 'certificatesigningrequests', 'CertificateSigningRequest', false),
   storageclasses: rt('storage.k8s.io', 'v1', 'storageclasses', 'StorageClass', false),
+  csinodes: rt('storage.k8s.io', 'v1', 'csinodes', 'CSINode', false),
 } as const satisfies Record<string, ResourceType>;

@@ -93,7 +93,7 @@ void test('an existing Node is reused: its status is posted, kubelet labels reco
   assert.equal(node?.status?.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
 });
 
-const csiNodes: ResourceType = { group: 'storage.k8s.io', version: 'v1', resource: 'csinodes', kind: 'CSINode', namespaced: false };
+const csiNodes = resources.csinodes;
 
 /** What kubelet 1.32 writes on Linux and on Windows alike (pkg/volume/csi/csi_plugin.go `migratedPlugins`). */
 const migratedPlugins1_32 = 'kubernetes.io/aws-ebs,kubernetes.io/azure-disk,kubernetes.io/azure-file,kubernetes.io/cinder,kubernetes.io/gce-pd,kubernetes.io/portworx-volume,kubernetes.io/vsphere-volume';

@@ -21,7 +21,7 @@ import type { Node, Pod, PodStatus } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { CSINode } from 'kubernetes-types/storage/v1.js';
 import { isAlreadyExists, isConflict, isNotFound } from '../api/errors.js';
-import { resources, type ResourceType } from '../api/resources.js';
+import { resources } from '../api/resources.js';
 import type { Client, KubeObject } from '../client/client.js';
 import { createEventRecorder, createInformer, realClock, trimManagedFields, type Clock, type EventRecorder, type Informer, type TimerHandle } from '../client/index.js';
 import { isNetworkPluginPod } from './cni.js';
@@ -37,9 +37,6 @@ import { parseImageReference } from './runtime/image-ref.js';
 import { resolvePull } from './runtime/pull.js';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
-
-/** storage.k8s.io/v1 CSINodes, which `resources` does not list. */
-const csiNodes: ResourceType = { group: 'storage.k8s.io', version: 'v1', resource: 'csinodes', kind: 'CSINode', namespaced: false };
 
 /** `v1.MigratedPluginsAnnotationKey` (k8s.io/api core/v1 `well_known_annotations.go`). */
 const migratedPluginsAnnotationKey = 'storage.alpha.kubernetes.io/migrated-plugins';
@@ -629,15 +626,15 @@ export class NodeHost implements NodeHostView {
       spec: { drivers: [] },
     };
     try {
-      await this.client.create<CSINode>(csiNodes, csiNode, { answerUnread: true });
+      await this.client.create<CSINode>(resources.csinodes, csiNode, { answerUnread: true });
       return;
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
     }
-    const existing = await this.client.get<CSINode>(csiNodes, name);
+    const existing = await this.client.get<CSINode>(resources.csinodes, name);
     if (announcesMigratedPlugins(existing.metadata?.annotations?.[migratedPluginsAnnotationKey])) return;
     const annotations = { ...existing.metadata?.annotations, [migratedPluginsAnnotationKey]: migratedPluginsAnnotation };
-    await this.client.update<CSINode>(csiNodes, { ...existing, metadata: { ...existing.metadata, annotations } }, { answerUnread: true });
+    await this.client.update<CSINode>(resources.csinodes, { ...existing, metadata: { ...existing.metadata, annotations } }, { answerUnread: true });
   }
 
   // ---- heartbeats ----
