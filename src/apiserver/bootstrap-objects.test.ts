@@ -245,7 +245,7 @@ describe('bootstrap objects of kube-apiserver 1.32', () => {
       .all()
       .filter((d) => !d.custom && d.group !== 'apiregistration.k8s.io')
       .map((d) => `${d.version}.${d.group}`);
-    assert.deepEqual(svcs.map((s) => s.metadata.name).sort(), [...new Set(want)].sort());
+    assert.deepEqual(svcs.map((s) => s.metadata?.name).sort(), [...new Set(want)].sort());
   });
 
   test('the core group has the local APIService v1.', () => {
@@ -264,17 +264,17 @@ describe('bootstrap objects of kube-apiserver 1.32', () => {
     test(`${tc.name} has kube-apiserver's priorities, the onstart label and no service`, () => {
       const s = byName(svcs, tc.name);
       assert.deepEqual(s.spec, tc.spec);
-      assert.deepEqual(s.metadata.labels, { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' });
+      assert.deepEqual(s.metadata?.labels, { 'kube-aggregator.kubernetes.io/automanaged': 'onstart' });
     });
   }
 
   test('every local APIService is Available, as Local ones always are', () => {
     for (const s of svcs) {
       const conditions = (s.status?.conditions ?? []).map(({ lastTransitionTime, ...c }) => {
-        assert.ok(lastTransitionTime !== undefined && lastTransitionTime !== '', s.metadata.name);
+        assert.ok(lastTransitionTime !== undefined && lastTransitionTime !== '', s.metadata?.name);
         return c;
       });
-      assert.deepEqual(conditions, [{ type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' }], s.metadata.name);
+      assert.deepEqual(conditions, [{ type: 'Available', status: 'True', reason: 'Local', message: 'Local APIServices are always available' }], s.metadata?.name);
     }
     const t = printTable('apiservices', 'apiregistration.k8s.io', [byName(svcs, 'v1.apps') as unknown as KubeObject], { includeObject: 'None', now: Date.now() });
     assert.deepEqual(t.rows[0]?.cells.slice(0, 3), ['v1.apps', 'Local', 'True']);

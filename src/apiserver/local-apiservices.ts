@@ -7,26 +7,29 @@
  * (`NewLocalAvailableAPIServiceCondition`). A group/version missing from the table gets no APIService, as
  * upstream (`Skipping APIService creation`): apiregistration.k8s.io/v1 itself, and custom resources.
  */
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 
-/** apiregistration.k8s.io/v1 APIService, as far as local ones use it (kubernetes-types has no such group). */
+/** apiregistration.k8s.io/v1 APIService, as it travels (kubernetes-types has no such group). */
 export interface APIService {
-  apiVersion: 'apiregistration.k8s.io/v1';
-  kind: 'APIService';
-  metadata: { name: string; labels?: Record<string, string>; [field: string]: unknown };
-  spec: {
-    service?: { namespace?: string; name?: string; port?: number };
+  apiVersion?: string;
+  kind?: string;
+  metadata?: ObjectMeta;
+  spec?: {
+    service?: { namespace?: string; name?: string; port?: number } | null;
     /** Left out for the core group (`omitempty`). */
     group?: string;
     version?: string;
-    groupPriorityMinimum: number;
-    versionPriority: number;
+    insecureSkipTLSVerify?: boolean;
+    caBundle?: string;
+    groupPriorityMinimum?: number;
+    versionPriority?: number;
   };
   status?: { conditions?: APIServiceCondition[] };
 }
 
 export interface APIServiceCondition {
-  type: string;
-  status: string;
+  type?: string;
+  status?: string;
   lastTransitionTime?: string;
   reason?: string;
   message?: string;

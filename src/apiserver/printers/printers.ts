@@ -1088,7 +1088,7 @@ function printAPIService(obj: KubeObject, now: number): Printed {
   const service = ref !== undefined && ref !== null ? `${ref.namespace ?? ''}/${ref.name ?? ''}` : 'Local';
   const c = svc.status?.conditions?.find((x) => x.type === 'Available');
   let available = 'Unknown';
-  if (c !== undefined) available = c.status === 'True' || (c.reason ?? '') === '' ? c.status : `${c.status} (${c.reason})`;
+  if (c !== undefined) available = c.status === 'True' || (c.reason ?? '') === '' ? (c.status ?? '') : `${c.status ?? ''} (${c.reason ?? ''})`;
   return { cells: [name(obj), service, available, age(obj, now)] };
 }
 

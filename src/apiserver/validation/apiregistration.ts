@@ -4,25 +4,10 @@
  * DNS-1035 label, priorities in range, and either a local service (no `service`, no CA bundle) or a
  * reachable one (namespace, name, port).
  */
-import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import type { APIService } from '../local-apiservices.js';
 import { type FieldError, fieldErrors, Path } from '../../api/field-errors.js';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum, validatePathSegmentName } from './_names.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
-
-/** apiregistration.k8s.io/v1 APIService, as far as validation reads it (kubernetes-types has no such group). */
-export interface APIService {
-  metadata?: ObjectMeta;
-  spec?: {
-    service?: { namespace?: string; name?: string; port?: number } | null;
-    group?: string;
-    version?: string;
-    insecureSkipTLSVerify?: boolean;
-    caBundle?: string;
-    groupPriorityMinimum?: number;
-    versionPriority?: number;
-  };
-  status?: { conditions?: { type?: string; status?: string }[] };
-}
 
 /** `ValidateAPIService`. */
 export function validateAPIService(s: APIService): FieldError[] {
