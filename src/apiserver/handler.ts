@@ -3,7 +3,6 @@
  * negotiation (JSON, Table, PartialObjectMetadata, aggregated discovery), the REST verbs over the
  * registry, watch streaming and the pod/workload subresources. Errors are always `metav1.Status`.
  */
-import { ComponentStatuses, componentStatusDeprecation, isComponentStatuses } from './component-statuses.js';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { ApiError, apiErrors, isApiError } from '../api/errors.js';
@@ -19,6 +18,7 @@ import type { RequestContext, Store, DeleteRequest } from './registry/store.js';
 import { cachedJson, type CachedObject, type CacheEventType, type StoredObject } from './storage/watch-cache.js';
 import type { UserInfo } from './registry/policy.js';
 import type { Subresources } from './subresources.js';
+import { componentStatusDeprecation, isComponentStatuses, type ComponentStatuses } from './component-statuses.js';
 import type { OpenApiProvider, TableConvertor } from './seams.js';
 import { versionInfo } from './version.js';
 import { isProtobufContentType, parseProtobufBody } from './protobuf/index.js';
@@ -30,7 +30,7 @@ export interface HandlerOptions {
   authenticator: Authenticator;
   authorizer: Authorizer;
   subresources: Subresources;
-  componentStatuses?: ComponentStatuses;
+  componentStatuses: ComponentStatuses;
   tables?: TableConvertor;
   openapi?: OpenApiProvider;
   /** `host:port` clients should use (for `/api` serverAddressByClientCIDRs). */
@@ -368,7 +368,7 @@ export class ApiHandler {
 
   /** `componentstatuses`: get and list, computed (see component-statuses.ts), with the deprecation warning. */
   private serveComponentStatuses(res: ServerResponse, def: ResourceDef, info: RequestInfo, ctx: RequestContext, accept: Accept, q: URLSearchParams): void {
-    const statuses = this.o.componentStatuses ?? new ComponentStatuses();
+    const statuses = this.o.componentStatuses;
     ctx.warnings?.push(componentStatusDeprecation);
     if (info.verb === 'get') return this.sendObject(res, def, 200, statuses.get(info.name), accept, q);
     if (info.verb !== 'list') throw apiErrors.methodNotAllowed();
