@@ -16,7 +16,7 @@ import type { AdmissionRequest, ObjectPolicy } from './registry/policy.js';
 import type { Store } from './registry/store.js';
 import type { StoredObject } from './storage/watch-cache.js';
 import type { OpenApi } from './openapi/index.js';
-import { pruneUnknownFields } from './field-validation.js';
+import { decodeTypeError, pruneUnknownFields } from './field-validation.js';
 import { defaultCustomResource, pruneCustomResource, validateCustomResource, type JSONSchemaProps } from './crd/crd-schema.js';
 
 export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup {
@@ -85,6 +85,9 @@ export function kubemixObjectPolicy(opts: ObjectPolicyOptions): ObjectPolicy {
       const schema = custom(def);
       if (schema !== undefined) return pruneCustomResource(schema, obj);
       return openapi !== undefined ? pruneUnknownFields(openapi, def, obj) : [];
+    },
+    decodeTypeError(def: ResourceDef, obj: StoredObject): string | undefined {
+      return openapi !== undefined ? decodeTypeError(openapi, def, obj) : undefined;
     },
     applyDefaults(def, obj) {
       const schema = custom(def);

@@ -252,6 +252,18 @@ spec:
     assert.equal(nsnf.stdout + nsnf.stderr, 'No resources found in nosuchns namespace.\n');
   });
 
+  test('a value of the wrong JSON type fails decoding, as encoding/json reports it', async () => {
+    const svc = 'apiVersion: v1\nkind: Service\nmetadata:\n  name: typed\nspec:\n  selector:\n    enabled: true\n  ports:\n  - port: 80\n';
+    const r1 = await c.kubectlResult(['apply', '-f', '-'], svc);
+    assert.equal(r1.stderr, 'Error from server (BadRequest): error when creating "STDIN": Service in version "v1" cannot be handled as a Service: json: cannot unmarshal bool into Go struct field ServiceSpec.spec.selector of type string\n');
+    const cm = deployment('typed', 'nginx').replace('replicas: 2', 'replicas: "2"');
+    const r2 = await c.kubectlResult(['apply', '-f', '-'], cm);
+    assert.equal(r2.stderr, 'Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal string into Go struct field DeploymentSpec.spec.replicas of type int32\n');
+    const port = deployment('typed', 'nginx').replace('        image: nginx\n', '        image: nginx\n        ports:\n        - containerPort: 80.5\n');
+    const r3 = await c.kubectlResult(['apply', '-f', '-'], port);
+    assert.equal(r3.stderr, 'Error from server (BadRequest): error when creating "STDIN": Deployment in version "v1" cannot be handled as a Deployment: json: cannot unmarshal number 80.5 into Go struct field ContainerPort.spec.template.spec.containers.ports.containerPort of type int32\n');
+  });
+
   test('create, run and expose send protobuf bodies that the server decodes', async () => {
     assert.equal(await c.kubectl(['create', 'deployment', 'made', '--image=nginx', '--replicas=1']), 'deployment.apps/made created\n');
     assert.equal(await c.kubectl(['create', 'configmap', 'made', '--from-literal=a=b']), 'configmap/made created\n');

@@ -29,6 +29,8 @@ export interface AdmissionRequest {
 export interface ObjectPolicy {
   /** Drops fields the type does not declare (as decoding does); returns their paths. */
   pruneUnknownFields?(def: ResourceDef, obj: StoredObject): string[];
+  /** The decoding error of a value of the wrong JSON type for its field, if any (see field-validation.ts). */
+  decodeTypeError?(def: ResourceDef, obj: StoredObject): string | undefined;
   /** Applies the type's defaults in place (as decoding does in kube-apiserver). */
   applyDefaults(def: ResourceDef, obj: StoredObject): void;
   /** Field errors for a create (`old` undefined) or an update of the main resource or a subresource. */

@@ -507,6 +507,16 @@ export class Store {
     obj.apiVersion = apiVersion;
   }
 
+  /**
+   * A request body (create, update: not a patch, whose errors read otherwise) that JSON cannot decode into
+   * the kind's types: a value of the wrong JSON type for its field. In-process callers are typed.
+   */
+  private checkDecodable(def: ResourceDef, obj: StoredObject, ctx: RequestContext): void {
+    if (ctx.applied === true || ctx.fieldValidation === undefined || def.custom) return;
+    const e = this.opts.policy.decodeTypeError?.(def, obj);
+    if (e !== undefined) throw apiErrors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${e}`);
+  }
+
   /** Unknown fields are dropped; the request's fieldValidation decides between error, warning and silence. */
   private checkUnknownFields(def: ResourceDef, obj: StoredObject, ctx: RequestContext): void {
     // Custom resources are always pruned to their schema; built-in kinds from in-process callers are typed.
@@ -524,6 +534,7 @@ export class Store {
   async create(def: ResourceDef, namespace: string, input: StoredObject, ctx: RequestContext): Promise<StoredObject> {
     const obj = input;
     this.checkTypeMeta(def, obj);
+    this.checkDecodable(def, obj, ctx);
     const md = (obj.metadata ??= {});
     if (def.namespaced) {
       if (md.namespace !== undefined && md.namespace !== '' && md.namespace !== namespace) {
@@ -619,6 +630,7 @@ export class Store {
     opts: { allowCreate?: boolean } = {},
   ): Promise<{ object: StoredObject; created: boolean }> {
     this.checkTypeMeta(def, input);
+    this.checkDecodable(def, input, ctx);
     const md = (input.metadata ??= {});
     if (md.name !== undefined && md.name !== name) {
       throw apiErrors.badRequest(`the name of the object (${md.name}) does not match the name on the URL (${name})`);
