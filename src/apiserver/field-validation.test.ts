@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import { OpenApi } from './openapi/index.js';
 import { ResourceTable } from './discovery/resource-defs.js';
 import { decodeTypeError } from './field-validation.js';
-import type { StoredObject } from './storage/watch-cache.js';
 
 const api = new OpenApi();
 const table = new ResourceTable();
@@ -11,7 +10,7 @@ const table = new ResourceTable();
 function check(resource: string, group: string, obj: Record<string, unknown>): string | undefined {
   const def = table.get(group, 'v1', resource);
   if (def === undefined) throw new Error(`no ${resource}`);
-  return decodeTypeError(api, def, obj as StoredObject);
+  return decodeTypeError(api, def, obj);
 }
 
 const pod = (spec: Record<string, unknown>, metadata: Record<string, unknown> = { name: 'p' }): Record<string, unknown> => ({ apiVersion: 'v1', kind: 'Pod', metadata, spec });
