@@ -236,12 +236,12 @@ class Recorder implements EventRecorder {
     // Several recorders (scheduler, kubelet, in different threads) write about the same object in the same
     // millisecond: their names must not collide, and should sort as they happened, as upstream's
     // nanosecond names do (kubectl describe lists events of one second in name order). On the wall clock
-    // the time comes from the high-resolution clock, to the microsecond; below that (and on a fake clock,
-    // below the millisecond) the digits are random.
-    const hr = performance.timeOrigin + performance.now();
+    // the time comes from the high-resolution clock, to the microsecond, whatever the thread did between
+    // reading the clock and naming; below that (and on a fake clock, below the millisecond) the digits
+    // are random.
     let nanos =
-      Math.abs(hr - nowMs) < 2
-        ? BigInt(Math.floor(hr * 1000)) * 1000n + BigInt(Math.floor(Math.random() * 1000))
+      this.clock === realClock
+        ? BigInt(Math.floor((performance.timeOrigin + performance.now()) * 1000)) * 1000n + BigInt(Math.floor(Math.random() * 1000))
         : BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
     if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
     this.lastNanos = nanos;
