@@ -14,7 +14,7 @@
 import type { UserInfo } from './registry/policy.js';
 import { Fifo } from '../util/fifo.js';
 import type { PolicyRulesWithSubjects, ResourcePolicyRule, Subject } from 'kubernetes-types/flowcontrol/v1.js';
-import { bootstrapFlowSchemas, bootstrapPriorityLevelConfigurations } from './flowcontrol-bootstrap.js';
+import { bootstrapFlowSchemas, bootstrapPriorityLevelConfigurations, compareFlowSchemas } from './flowcontrol-bootstrap.js';
 
 const limitedLevels = ['node-high', 'system', 'leader-election', 'workload-high', 'workload-low', 'global-default', 'catch-all'] as const;
 type LimitedLevel = (typeof limitedLevels)[number];
@@ -63,7 +63,7 @@ interface Matcher {
 }
 
 const matchers: readonly Matcher[] = [...bootstrapFlowSchemas]
-  .sort((a, b) => (a.spec?.matchingPrecedence ?? 0) - (b.spec?.matchingPrecedence ?? 0) || (a.metadata?.name ?? '').localeCompare(b.metadata?.name ?? ''))
+  .sort(compareFlowSchemas)
   .map((fs) => ({
     name: fs.metadata?.name ?? '',
     level: (fs.spec?.priorityLevelConfiguration.name ?? 'catch-all') as PriorityLevel,

@@ -20,6 +20,7 @@ import type {
   ResourcePolicyRule,
   Subject,
 } from 'kubernetes-types/flowcontrol/v1.js';
+import { compareStrings } from '../util/compare-strings.js';
 
 /** `flowcontrol.AutoUpdateAnnotationKey`: the server keeps the spec of an object so annotated up to date. */
 export const autoUpdateAnnotationKey = 'apf.kubernetes.io/autoupdate-spec';
@@ -178,6 +179,13 @@ export const bootstrapFlowSchemas: readonly FlowSchema[] = [
   suggestedFlowSchemaServiceAccounts,
   suggestedFlowSchemaGlobalDefault,
 ];
+
+/** `FlowSchemaSequence`: matching precedence first, then name (the order FlowSchemas are tried and listed in). */
+export function compareFlowSchemas(a: FlowSchema, b: FlowSchema): number {
+  const pa = a.spec?.matchingPrecedence ?? 0;
+  const pb = b.spec?.matchingPrecedence ?? 0;
+  return pa !== pb ? pa - pb : compareStrings(a.metadata?.name ?? '', b.metadata?.name ?? '');
+}
 
 /**
  * The `Dangling` condition the configuration consumer gives a FlowSchema whose priority level `plName` does

@@ -41,6 +41,8 @@ import { canonicalQuantity } from '../../api/quantity.js';
 import { formatLabels } from '../../api/labels.js';
 import { humanDuration } from './duration.js';
 import { columnsFor, printedAs, type TableColumnDefinition } from './columns.js';
+import { compareStrings } from '../../util/compare-strings.js';
+import { compareFlowSchemas } from '../flowcontrol-bootstrap.js';
 
 /** Any Kubernetes object as stored: apiVersion, kind, metadata and the rest. */
 export interface KubeObject {
@@ -1013,7 +1015,7 @@ function printValidatingAdmissionPolicy(obj: KubeObject, now: number): Printed {
 /** `metav1.LabelSelector.String()`, the gogo-protobuf form: map keys sorted, values as Go prints a []string. */
 function labelSelectorProtoString(ls: LabelSelector): string {
   const labels = Object.keys(ls.matchLabels ?? {})
-    .sort(goStringOrder)
+    .sort(compareStrings)
     .map((k) => `${k}: ${ls.matchLabels?.[k] ?? ''},`)
     .join('');
   const exprs = (ls.matchExpressions ?? []).map((e) => `LabelSelectorRequirement{Key:${e.key},Operator:${e.operator},Values:[${(e.values ?? []).join(' ')}],},`).join('');
@@ -1021,9 +1023,6 @@ function labelSelectorProtoString(ls: LabelSelector): string {
 }
 
 /** Go's string order (bytes; the same as UTF-16 code units for the ASCII of names and keys). */
-function goStringOrder(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 function printValidatingAdmissionPolicyBinding(obj: KubeObject, now: number): Printed {
   const spec = as<ValidatingAdmissionPolicyBinding>(obj).spec;
@@ -1056,12 +1055,6 @@ function printFlowSchema(obj: KubeObject, now: number): Printed {
   };
 }
 
-/** `FlowSchemaSequence`: by matching precedence, then by name; the list printer sorts FlowSchemas so. */
-function flowSchemaOrder(a: KubeObject, b: KubeObject): number {
-  const pa = as<FlowSchema>(a).spec?.matchingPrecedence ?? 0;
-  const pb = as<FlowSchema>(b).spec?.matchingPrecedence ?? 0;
-  return pa !== pb ? pa - pb : goStringOrder(name(a), name(b));
-}
 
 function printPriorityLevelConfiguration(obj: KubeObject, now: number): Printed {
   const spec = as<PriorityLevelConfiguration>(obj).spec;
@@ -1151,7 +1144,7 @@ const printers: Readonly<Record<string, Printer>> = {
 
 /** List printers that sort their rows (upstream's `print...List` functions that do). */
 const listOrders: Readonly<Record<string, (a: KubeObject, b: KubeObject) => number>> = {
-  'flowcontrol.apiserver.k8s.io/flowschemas': flowSchemaOrder,
+  'flowcontrol.apiserver.k8s.io/flowschemas': (a, b) => compareFlowSchemas(as<FlowSchema>(a), as<FlowSchema>(b)),
 };
 
 function rowObject(obj: KubeObject, policy: IncludeObjectPolicy): unknown {

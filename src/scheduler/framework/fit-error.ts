@@ -5,6 +5,7 @@
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { NodeToStatusReader } from './interfaces.js';
 import { Code, Status, newStatus } from './status.js';
+import { compareStrings } from '../../util/compare-strings.js';
 
 export const noNodeAvailableMsg = (n: number): string => `0/${n} nodes are available`;
 /** `ErrNoNodesAvailable`. */
@@ -116,10 +117,6 @@ export function newDiagnosis(nodeToStatus: NodeToStatus = new NodeToStatus()): D
   return { nodeToStatus, unschedulablePlugins: new Set(), pendingPlugins: new Set(), preFilterMsg: '', postFilterMsg: '' };
 }
 
-/** A byte-wise compare, as Go's sort.Strings. */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
 
 /** `FitError`: the pod fits on none of `numAllNodes` nodes. */
 export class FitError {
