@@ -13,9 +13,11 @@ import {
   configConsumerFieldManager,
   configProducerFieldManager,
   danglingCondition,
-  hasDanglingCondition,
 } from './flowcontrol-bootstrap.js';
-import { isLocalAvailable, localAPIService, localAvailableCondition, type APIService } from './local-apiservices.js';
+import { localAPIService, localAvailableCondition } from './local-apiservices.js';
+
+/** A status condition, as far as the bootstrap compares them. */
+type Condition = { type?: string; status?: string; reason?: string; message?: string };
 
 /** What the bootstrap writes through, and the facts of the server it writes for. */
 export interface BootstrapTarget {
@@ -60,16 +62,19 @@ export async function ensureBootstrapObjects(o: BootstrapTarget): Promise<void> 
     }
   };
   /**
-   * Sets condition `c` in the status of `stored` (replacing the one of its type, as the controllers' patches
-   * merge conditions by type) through the status subresource, unconditionally: nothing else writes it yet.
+   * Gives `stored` condition `c` unless it has one of that type with the same status, reason and message (the
+   * time aside): replaces the one of its type, as the controllers' patches merge conditions by type, through
+   * the status subresource, unconditionally (nothing else writes it yet).
    */
-  const setCondition = async (def: ResourceDef, stored: StoredObject, c: { type?: string }, writer: RequestContext): Promise<void> => {
-    const input = structuredClone(stored);
-    delete input.metadata?.resourceVersion;
-    const conditions = [...(((input['status'] ?? {}) as { conditions?: { type?: string }[] }).conditions ?? [])];
+  const ensureCondition = async (def: ResourceDef, stored: StoredObject, c: Condition, writer: RequestContext): Promise<void> => {
+    const conditions = [...(((stored['status'] ?? {}) as { conditions?: Condition[] }).conditions ?? [])];
     const i = conditions.findIndex((x) => x.type === c.type);
+    const had = conditions[i];
+    if (had !== undefined && had.status === c.status && had.reason === c.reason && had.message === c.message) return;
     if (i >= 0) conditions[i] = c;
     else conditions.push(c);
+    const input = structuredClone(stored);
+    delete input.metadata?.resourceVersion;
     input['status'] = { ...((input['status'] ?? {}) as Record<string, unknown>), conditions };
     await o.store.update(def, '', input.metadata?.name ?? '', 'status', input, writer);
   };
@@ -129,18 +134,17 @@ export async function ensureBootstrapObjects(o: BootstrapTarget): Promise<void> 
         if (!isNotFound(e)) throw e;
       }
     }
-    const want = danglingCondition(plName, levels.has(plName), now);
-    if (!hasDanglingCondition(stored, want)) await setCondition(fsDef, stored as StoredObject, want, { ...ctx, fieldManager: configConsumerFieldManager });
+    await ensureCondition(fsDef, stored as StoredObject, danglingCondition(plName, levels.has(plName), now), { ...ctx, fieldManager: configConsumerFieldManager });
   }
   // The autoregister controller's local APIServices, one per built-in group/version served (custom
   // resources' groups get theirs from the CRD registration controller, which kubemix does not run), each
   // marked available by the availability controller.
   const svcDef = o.table.get('apiregistration.k8s.io', 'v1', 'apiservices');
-  const builtin = new Map(o.table.all().filter((d) => !d.custom).map((d) => [`${d.group}/${d.version}`, d]));
-  for (const { group, version } of builtin.values()) {
+  for (const { group, version } of o.table.groupVersions()) {
+    // Custom resources' group/versions are not in kube-apiserver's priority table: they get none.
     const svc = localAPIService(group, version);
     if (svc === undefined) continue;
-    const stored = (await create(svcDef, '', svc as unknown as StoredObject)) as APIService | undefined;
-    if (svcDef !== undefined && stored !== undefined && !isLocalAvailable(stored)) await setCondition(svcDef, stored as unknown as StoredObject, localAvailableCondition(now), ctx);
+    const stored = await create(svcDef, '', svc as unknown as StoredObject);
+    if (svcDef !== undefined && stored !== undefined) await ensureCondition(svcDef, stored, localAvailableCondition(now), ctx);
   }
 }

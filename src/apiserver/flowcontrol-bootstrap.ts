@@ -209,8 +209,3 @@ export function danglingCondition(plName: string, exists: boolean, lastTransitio
       };
 }
 
-/** Whether `fs` already carries the Dangling condition it should (status, reason and message; not the time). */
-export function hasDanglingCondition(fs: FlowSchema, want: FlowSchemaCondition): boolean {
-  const c = fs.status?.conditions?.find((x) => x.type === 'Dangling');
-  return c !== undefined && c.status === want.status && c.reason === want.reason && c.message === want.message;
-}

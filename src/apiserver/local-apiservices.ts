@@ -94,8 +94,3 @@ export function localAvailableCondition(lastTransitionTime: string): APIServiceC
   return { type: 'Available', status: 'True', lastTransitionTime, reason: 'Local', message: 'Local APIServices are always available' };
 }
 
-/** Whether `svc` is already marked available as a local APIService (status, reason and message; not the time). */
-export function isLocalAvailable(svc: APIService): boolean {
-  const c = svc.status?.conditions?.find((x) => x.type === 'Available');
-  return c !== undefined && c.status === 'True' && c.reason === 'Local' && c.message === 'Local APIServices are always available';
-}
