@@ -38,6 +38,11 @@ import { resolvePull } from './runtime/pull.js';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
 
+/** A kubelet's retries of its start-up writes (registration, CSINode): 500 ms, doubling up to 7 s. */
+const startupRetryFirstMs = 500;
+const startupRetryMaxMs = 7_000;
+const nextStartupRetryMs = (delayMs: number): number => Math.min(delayMs * 2, startupRetryMaxMs);
+
 /** `v1.MigratedPluginsAnnotationKey` (k8s.io/api core/v1 `well_known_annotations.go`). */
 const migratedPluginsAnnotationKey = 'storage.alpha.kubernetes.io/migrated-plugins';
 
@@ -526,7 +531,7 @@ export class NodeHost implements NodeHostView {
   }
 
   private async registerWithRetry(n: SimulatedNode): Promise<void> {
-    let delay = 500;
+    let delay = startupRetryFirstMs;
     while (this.hosts(n) && !n.registered) {
       try {
         await this.register(n);
@@ -535,7 +540,7 @@ export class NodeHost implements NodeHostView {
       } catch (err) {
         this.log(`registering node ${n.spec.name} failed`, err);
         await new Promise<void>((r) => this.clock.setTimeout(r, delay));
-        delay = Math.min(delay * 2, 7_000);
+        delay = nextStartupRetryMs(delay);
       }
     }
   }
@@ -592,13 +597,13 @@ export class NodeHost implements NodeHostView {
    * (`pkg/volume/csi/csi_plugin.go`), whose attempts read the Node: the CSINode follows registration. It
    * runs beside the heartbeats and holds up neither the next registration nor a lease renewal.
    */
-  private initializeCSINode(n: SimulatedNode, delayMs = 500): void {
+  private initializeCSINode(n: SimulatedNode, delayMs = startupRetryFirstMs): void {
     this.ensureCSINode(n).catch((err: unknown) => {
       if (!this.hosts(n)) return;
       this.log(`initializing the CSINode of ${n.spec.name} failed`, err);
       n.csiNodeTimer = this.clock.setTimeout(() => {
         n.csiNodeTimer = undefined;
-        if (this.hosts(n)) this.initializeCSINode(n, Math.min(delayMs * 2, 7_000));
+        if (this.hosts(n)) this.initializeCSINode(n, nextStartupRetryMs(delayMs));
       }, delayMs);
     });
   }
