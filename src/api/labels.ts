@@ -3,6 +3,7 @@
  * `?labelSelector=` (`a=b,c!=d,e in (x,y),!f`), and `metav1.LabelSelector` conversion.
  */
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import { compareStrings } from '../util/compare-strings.js';
 
 export type Operator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Equals' | 'DoubleEquals' | 'NotEquals' | 'Gt' | 'Lt';
 
@@ -185,13 +186,15 @@ export function parseSelector(input: string): Selector {
 }
 
 /**
- * `metav1.LabelSelectorAsSelector`: nil selects nothing, empty selects everything.
+ * `metav1.LabelSelectorAsSelector`: nil selects nothing, empty selects everything. A label `k: v` is the
+ * requirement `k=v`, and the requirements are sorted by key, as `Selector.Add` keeps them (so the selector
+ * prints as upstream's: a Scale's `status.selector` reads `app=web`).
  * Throws `SelectorParseError` for an unknown operator.
  */
 export function labelSelectorAsSelector(ls: LabelSelector | undefined | null): Selector {
   if (ls === undefined || ls === null) return Selector.nothing();
   const reqs: Requirement[] = [];
-  for (const [k, v] of Object.entries(ls.matchLabels ?? {})) reqs.push({ key: k, operator: 'In', values: [v] });
+  for (const [k, v] of Object.entries(ls.matchLabels ?? {})) reqs.push({ key: k, operator: 'Equals', values: [v] });
   for (const e of ls.matchExpressions ?? []) {
     switch (e.operator) {
       case 'In':
@@ -204,7 +207,12 @@ export function labelSelectorAsSelector(ls: LabelSelector | undefined | null): S
         throw new SelectorParseError(`"${e.operator}" is not a valid label selector operator`);
     }
   }
-  return new Selector(reqs);
+  return new Selector(reqs.sort((a, b) => compareStrings(a.key, b.key)));
+}
+
+/** `labels.SelectorFromSet`: the labels a plain label map (a ReplicationController's or Service's selector) requires. */
+export function selectorFromSet(set: Labels): Selector {
+  return labelSelectorAsSelector({ matchLabels: set ?? {} });
 }
 
 /** `labels.FormatLabels`: `k=v,k2=v2` sorted by key, `<none>` when empty. */

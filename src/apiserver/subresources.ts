@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { apiErrors, isAlreadyExists } from '../api/errors.js';
 import { FieldSelector } from '../api/fields.js';
-import { labelSelectorAsSelector, SelectorParseError } from '../api/labels.js';
+import { labelSelectorAsSelector, selectorFromSet, SelectorParseError, type Labels } from '../api/labels.js';
 import { apiVersionOf, resources } from '../api/resources.js';
 import type { Authorizer, AuthorizationAttributes } from './auth/authz.js';
 import { isRuleResolver } from './auth/authz.js';
@@ -196,11 +196,11 @@ export class Subresources {
     const md = obj.metadata ?? {};
     const spec = (obj['spec'] ?? {}) as { replicas?: number; selector?: unknown };
     const status = (obj['status'] ?? {}) as { replicas?: number };
-    // A ReplicationController's selector is a plain label map (`SelectorFromSet`).
-    const labelSelector = def.group === '' && def.resource === 'replicationcontrollers' ? { matchLabels: spec.selector as Record<string, string> | undefined } : spec.selector;
     let selector = '';
     try {
-      selector = labelSelectorAsSelector(labelSelector as Parameters<typeof labelSelectorAsSelector>[0]).toString();
+      // A ReplicationController's selector is a plain label map.
+      const sel = def.group === '' && def.resource === 'replicationcontrollers' ? selectorFromSet(spec.selector as Labels) : labelSelectorAsSelector(spec.selector as Parameters<typeof labelSelectorAsSelector>[0]);
+      selector = sel.toString();
     } catch (e) {
       if (!(e instanceof SelectorParseError)) throw e;
     }

@@ -158,6 +158,8 @@ spec:
     assert.equal(owner, 'ReplicationController/v1');
     assert.match(await c.kubectl(['describe', 'rc', 'legacy']), /SuccessfulCreate\s+\S+\s+replication-controller\s+Created pod: legacy-/);
     assert.equal(await c.kubectl(['scale', 'rc', 'legacy', '--replicas=3']), 'replicationcontroller/legacy scaled\n');
+    const scale = JSON.parse(await c.kubectl(['get', '--raw', '/api/v1/namespaces/default/replicationcontrollers/legacy/scale'])) as { status: { selector: string } };
+    assert.equal(scale.status.selector, 'app=legacy');
     await c.eventually('3 pods', async () => ((await c.kubectl(['get', 'pods', '-l', 'app=legacy', '-o', 'name'])).trim().split('\n').length === 3 ? true : undefined), 40_000);
     assert.equal(await c.kubectl(['get', 'rc', 'legacy', '-o', 'jsonpath={.spec.replicas}']), '3');
     assert.equal(await c.kubectl(['delete', 'rc', 'legacy', '--wait=true']), 'replicationcontroller "legacy" deleted\n');

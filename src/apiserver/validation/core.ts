@@ -13,7 +13,7 @@ import { type FieldError, fieldErrors, GoValue, Path } from '../../api/field-err
 import { isConfigMapKey, isDNS1123Label, isValidIP, isValidPortNum, nameIsDNSLabel, nameIsDNSSubdomain, validatePathSegmentName } from './_names.js';
 import { goIntOrString, goLabelSelector } from './_go.js';
 import { isNotMoreThan100Percent, validatePodTemplateSpecForReplicaSet, validatePositiveIntOrPercent } from './apps.js';
-import { labelSelectorAsSelector } from '../../api/labels.js';
+import { selectorFromSet } from '../../api/labels.js';
 import { semanticDeepEqual, validateImmutableField, validateLabels, validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validateResourceList, validateResourceRequirements } from './resources.js';
 import { validateTaints, validateTolerations } from './scheduling.js';
@@ -31,8 +31,7 @@ const namespaced = (nameFn = nameIsDNSSubdomain): { namespaced: true; nameFn: ty
 function validateReplicationControllerSpec(rc: ReplicationController, path: Path): FieldError[] {
   const spec = rc.spec ?? {};
   const errs = validateNonnegativeField(spec.minReadySeconds ?? 0, path.child('minReadySeconds'));
-  // A label map selects like `labels.SelectorFromSet`.
-  const selector = labelSelectorAsSelector({ matchLabels: spec.selector ?? {} });
+  const selector = selectorFromSet(spec.selector);
   if (selector.isEmpty()) errs.push(fieldErrors.required(path.child('selector'), ''));
   errs.push(...validateNonnegativeField(spec.replicas ?? 0, path.child('replicas')));
   errs.push(...validatePodTemplateSpecForReplicaSet(spec.template, selector, path.child('template'), 'ReplicationController', 'forbidden'));

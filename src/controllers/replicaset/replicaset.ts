@@ -11,7 +11,7 @@
 import type { Pod, ReplicationController } from 'kubernetes-types/core/v1.js';
 import type { ReplicaSet, ReplicaSetCondition, ReplicaSetStatus } from 'kubernetes-types/apps/v1.js';
 import { isNotFound } from '../../api/errors.js';
-import { labelSelectorAsSelector, parseSelector, Selector } from '../../api/labels.js';
+import { labelSelectorAsSelector, selectorFromSet, Selector } from '../../api/labels.js';
 import { resources, type ResourceType } from '../../api/resources.js';
 import { semanticEqual,
   asError,
@@ -86,8 +86,7 @@ export const replicationControllerKind: ReplicatedKind = {
   kind: 'ReplicationController',
   name: names.ReplicationController,
   eventComponent: eventComponents.replicationController,
-  // `labels.SelectorFromSet`.
-  selector: (rc) => labelSelectorAsSelector({ matchLabels: (rc as unknown as ReplicationController).spec?.selector ?? {} }),
+  selector: (rc) => selectorFromSet((rc as unknown as ReplicationController).spec?.selector),
 };
 
 /**
@@ -102,11 +101,7 @@ export function calculateReplicaSetStatus(
 ): ReplicaSetStatus {
   const status: ReplicaSetStatus = { ...structuredClone(rs.status ?? { replicas: 0 }) };
   const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
-  const templateSel = parseSelector(
-    Object.entries(templateLabels)
-      .map(([k, v]) => `${k}=${v}`)
-      .join(','),
-  );
+  const templateSel = selectorFromSet(templateLabels);
   const minReady = rs.spec?.minReadySeconds ?? 0;
   let fully = 0;
   let ready = 0;
