@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { OpenApi } from './openapi/index.js';
 import { ResourceTable } from './discovery/resource-defs.js';
-import { decodeTypeError } from './field-validation.js';
+import { decodeTypeError, pruneUnknownFields } from './field-validation.js';
 
 const api = new OpenApi();
 const table = new ResourceTable();
@@ -28,4 +28,25 @@ test('decodeTypeError names the innermost struct, the path without indexes or ke
     ['unknown fields are not this check', undefined, 'pods', pod({ containers: [], nonsense: true })],
   ];
   for (const [what, want, resource, obj] of cases) assert.equal(check(resource, '', obj), want, what);
+});
+
+test('pruneUnknownFields names the paths kube-apiserver reports for fieldValidation=Strict', () => {
+  const deployments = table.get('apps', 'v1', 'deployments');
+  if (deployments === undefined) throw new Error('no deployments');
+  const obj = {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name: 'd', labels: { anything: 'goes' }, managedFields: [{ fieldsV1: { 'f:spec': {} } }] },
+    spec: {
+      replicas: 1,
+      foo: 1,
+      template: { spec: { containers: [{ name: 'a', image: 'nginx', resources: { limits: { cpu: '1' } } }, { name: 'b', imagePullPolice: 'Always' }] } },
+      strategy: { rollingUpdate: { maxSurge: '25%' } },
+    },
+    status: {},
+  };
+  assert.deepEqual(pruneUnknownFields(api, deployments, obj), ['spec.foo', 'spec.template.spec.containers[1].imagePullPolice']);
+  // A kind the OpenAPI document has no schema for.
+  const widgets = { ...deployments, group: 'example.com', version: 'v1', resource: 'widgets', kind: 'Widget' };
+  assert.deepEqual(pruneUnknownFields(api, widgets, { spec: { x: 1 } }), []);
 });

@@ -67,23 +67,6 @@ for (const tc of metaCases) {
   void test(`typeMetaAt: ${tc.name}`, () => assert.deepEqual(api.typeMetaAt(tc.gvk, tc.path), tc.want));
 }
 
-void test('unknownFields names the paths kube-apiserver reports for fieldValidation=Strict', () => {
-  const obj = {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name: 'd', labels: { anything: 'goes' }, managedFields: [{ fieldsV1: { 'f:spec': {} } }] },
-    spec: {
-      replicas: 1,
-      foo: 1,
-      template: { spec: { containers: [{ name: 'a', image: 'nginx', resources: { limits: { cpu: '1' } } }, { name: 'b', imagePullPolice: 'Always' }] } },
-      strategy: { rollingUpdate: { maxSurge: '25%' } },
-    },
-    status: {},
-  };
-  assert.deepEqual(api.unknownFields(deployment, obj), ['spec.foo', 'spec.template.spec.containers[1].imagePullPolice']);
-  assert.deepEqual(api.unknownFields({ group: 'example.com', version: 'v1', kind: 'Widget' }, { spec: { x: 1 } }), []);
-});
-
 void test('the generator keeps GA documents and cuts alpha/beta ones', () => {
   assert.equal(v3PathOfFile('apis__node.k8s.io__v1_openapi.json'), 'apis/node.k8s.io/v1');
   assert.ok(isServedV3Path('apis/node.k8s.io/v1'));

@@ -306,46 +306,4 @@ export class OpenApi {
     }
     return node?.meta;
   }
-
-  /**
-   * Fields of `obj` that the kind's schema does not declare, as kube-apiserver names them in
-   * `unknown field "<path>"` for `fieldValidation=Strict` (error) and `Warn` (warning):
-   * `spec.foo`, `spec.containers[0].bar`, `metadata.labels` values are never unknown.
-   * Kinds without a schema (custom resources without one) report nothing.
-   */
-  unknownFields(gvk: GroupVersionKind, obj: unknown): string[] {
-    const root = this.nodeFor(gvk);
-    if (!root) return [];
-    const out: string[] = [];
-    this.walkUnknown(root.resolved, obj, '', out);
-    return out;
-  }
-
-  private walkUnknown(schema: Schema, value: unknown, path: string, out: string[]): void {
-    if (value === null || value === undefined || schema['x-kubernetes-preserve-unknown-fields'] === true) return;
-    if (Array.isArray(value)) {
-      if (schema.type !== 'array' || !schema.items) return;
-      const items = this.resolve(schema.items);
-      value.forEach((v, i) => this.walkUnknown(items, v, `${path}[${i}]`, out));
-      return;
-    }
-    if (typeof value !== 'object') return;
-    const rec = value as Record<string, unknown>;
-    if (schema.properties) {
-      for (const k of Object.keys(rec)) {
-        const p = schema.properties[k];
-        const childPath = path === '' ? k : `${path}.${k}`;
-        if (!p) {
-          out.push(childPath);
-          continue;
-        }
-        this.walkUnknown(this.resolve(p), rec[k], childPath, out);
-      }
-      return;
-    }
-    if (typeof schema.additionalProperties === 'object') {
-      const vs = this.resolve(schema.additionalProperties);
-      for (const [k, v] of Object.entries(rec)) this.walkUnknown(vs, v, path === '' ? k : `${path}.${k}`, out);
-    }
-  }
 }
