@@ -16,6 +16,7 @@ import { defaultProfile, defaultSchedulerName } from '../scheduler/framework/pro
 import { Framework } from '../scheduler/framework/runtime.js';
 import { newInTreeRegistry } from '../scheduler/plugins/registry.js';
 import { SchedulingAlgorithm } from '../scheduler/schedule-one.js';
+import { compareStrings } from '../util/compare-strings.js';
 import { admitPod, admissionReasons, rejectionMessage } from '../node/kubelet/admission.js';
 import type { ImageCatalog } from '../node/runtime/catalog.js';
 import { imageOutcome, nodePlatform } from '../node/runtime/outcome.js';
@@ -359,7 +360,7 @@ function groupFeasibility(sim: Simulation, pod: Pod, feasible: Map<string, reado
     for (const r of reasons ?? ['node(s) are not selected by the DaemonSet']) e.reasons.set(r, (e.reasons.get(r) ?? 0) + 1);
   }
   return [...out.values()].map(({ g, reasons, first }) => {
-    g.reasons = [...reasons].map(([reason, nodes]) => ({ reason, nodes })).sort((a, b) => (a.reason < b.reason ? -1 : a.reason > b.reason ? 1 : 0));
+    g.reasons = [...reasons].map(([reason, nodes]) => ({ reason, nodes })).sort((a, b) => compareStrings(a.reason, b.reason));
     if (first !== undefined) {
       const o = outcomeOnNode(pod, first, sim.catalog);
       g.outcome = o.outcome;
@@ -383,7 +384,7 @@ function placementsOf(results: readonly PodPlacement[]): Placement[] {
     p.pods++;
     p.nodes[r.node.name] = (p.nodes[r.node.name] ?? 0) + 1;
   }
-  for (const p of out.values()) p.nodes = Object.fromEntries(Object.entries(p.nodes).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  for (const p of out.values()) p.nodes = Object.fromEntries(Object.entries(p.nodes).sort(([a], [b]) => compareStrings(a, b)));
   return [...out.values()];
 }
 

@@ -7,6 +7,7 @@ import type { Affinity, Node, Pod, PodSpec, PodTemplateSpec, Taint, Toleration }
 import type { DaemonSet } from 'kubernetes-types/apps/v1.js';
 import { semanticEqual } from '../_context.js';
 import { findMatchingUntoleratedTaint, requiredNodeAffinityMatches } from '../_scheduling.js';
+import { compareStrings } from '../../util/compare-strings.js';
 
 export const DaemonSetTemplateGenerationKey = 'pod-template-generation';
 export const ControllerRevisionHashLabelKey = 'controller-revision-hash';
@@ -183,7 +184,7 @@ export function podByCreationTimestampAndPhase(a: Pod, b: Pod): number {
   if (sa !== sb) return sa ? -1 : 1;
   const ta = Date.parse(a.metadata?.creationTimestamp ?? '') || 0;
   const tb = Date.parse(b.metadata?.creationTimestamp ?? '') || 0;
-  if (ta === tb) return (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : (a.metadata?.name ?? '') > (b.metadata?.name ?? '') ? 1 : 0;
+  if (ta === tb) return compareStrings(a.metadata?.name ?? '', b.metadata?.name ?? '');
   return ta - tb;
 }
 

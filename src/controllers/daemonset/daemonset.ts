@@ -8,6 +8,7 @@ import type { ControllerRevision, DaemonSet, DaemonSetStatus } from 'kubernetes-
 import { isAlreadyExists, isNotFound } from '../../api/errors.js';
 import { labelSelectorAsSelector, Selector } from '../../api/labels.js';
 import { resources } from '../../api/resources.js';
+import { compareStrings } from '../../util/compare-strings.js';
 import { semanticEqual, NamespaceIndex,
   asError,
   errorMessage,
@@ -235,7 +236,7 @@ export class DaemonSetController implements Controller {
     this.sortedNodeNames ??= this.nodeInformer
       .list()
       .map((n) => n.metadata?.name ?? '')
-      .sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+      .sort(compareStrings);
     const nodes: Node[] = [];
     for (const name of this.sortedNodeNames) {
       const n = this.nodeInformer.get(name);
@@ -674,7 +675,7 @@ function entriesByNodeName(byNode: Map<string, Pod[]>, nodes: readonly Node[]): 
     if (pods !== undefined) out.push([name, pods]);
   }
   if (out.length === byNode.size) return out;
-  return [...byNode.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return [...byNode.entries()].sort(([a], [b]) => compareStrings(a, b));
 }
 
 export function create(ctx: ControllerContext, opts: DaemonSetControllerOptions = {}): DaemonSetController {

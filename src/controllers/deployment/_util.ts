@@ -8,6 +8,7 @@ import type { PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import { parseTime, formatTime } from '../_pods.js';
 import { omitZeros } from '../_status.js';
+import { compareStrings } from '../../util/compare-strings.js';
 
 export const RevisionAnnotation = 'deployment.kubernetes.io/revision';
 export const RevisionHistoryAnnotation = 'deployment.kubernetes.io/revision-history';
@@ -66,7 +67,7 @@ function canonicalJson(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
   const entries = Object.entries(v as Record<string, unknown>)
     .filter(([, x]) => x !== undefined)
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    .sort(([a], [b]) => compareStrings(a, b));
   return `{${entries.map(([k, x]) => `${JSON.stringify(k)}:${canonicalJson(x)}`).join(',')}}`;
 }
 
@@ -178,7 +179,7 @@ function created(rs: ReplicaSet): number {
 export function byCreation(a: ReplicaSet, b: ReplicaSet): number {
   const d = created(a) - created(b);
   if (d !== 0) return d;
-  return (a.metadata?.name ?? '') < (b.metadata?.name ?? '') ? -1 : (a.metadata?.name ?? '') > (b.metadata?.name ?? '') ? 1 : 0;
+  return compareStrings(a.metadata?.name ?? '', b.metadata?.name ?? '');
 }
 
 /** `ReplicaSetsBySizeOlder` (scale down) or `ReplicaSetsBySizeNewer` (scale up): larger first. */

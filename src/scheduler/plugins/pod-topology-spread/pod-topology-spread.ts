@@ -34,6 +34,7 @@ import type { NodeInfo, PodInfo } from '../../framework/types.js';
 import { asPod } from '../_hints.js';
 import { DomainCounts, MatchCounts, memoKey } from './_domain-counts.js';
 import { Lru } from '../../../util/lru.js';
+import { compareStrings } from '../../../util/compare-strings.js';
 import { TopologyValues } from './_topology-values.js';
 
 export const Name = names.PodTopologySpread;
@@ -250,7 +251,7 @@ export class PodTopologySpread implements PreFilterPlugin, PreFilterExtensions, 
       const entries = Object.entries(sel);
       if (entries.every(([k, v]) => labels[k] === v)) for (const [k, v] of entries) set.set(k, v);
     }
-    const reqs: Requirement[] = [...set].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, v]) => ({ key: k, operator: 'Equals', values: [v] }));
+    const reqs: Requirement[] = [...set].sort(([a], [b]) => compareStrings(a, b)).map(([k, v]) => ({ key: k, operator: 'Equals', values: [v] }));
     const owner = src.controllerSelector(pod);
     if (owner !== undefined && !owner.isEmpty()) reqs.push(...owner.requirements);
     return new Selector(reqs);
