@@ -1,8 +1,9 @@
 /**
  * The embedded storage backend: one SQLite file, modelled on kine's revision log
  * (https://github.com/k3s-io/kine, pkg/drivers/generic). Every write appends one row to `kv`; the row id
- * is the revision. `current` maps each live key to its latest row so reads at the current revision are
- * index lookups; reads at an older revision take, per key, the newest row at or below that revision.
+ * is the revision. An index of the live keys, kept in memory and checkpointed to the `current` table
+ * (`_current.ts`), maps each key to its latest row, so reads at the current revision are index lookups;
+ * reads at an older revision take, per key, the newest row at or below that revision.
  *
  * - Durability: WAL. A write's promise resolves, and watchers see it, only after its transaction has been
  *   committed and the WAL file fdatasync'd, so an acknowledged write survives `kill -9` and power loss.
@@ -32,6 +33,7 @@ import {
   type Watch,
   type WatchEvent,
 } from '../backend.js';
+import { CurrentIndex, type CurrentRow } from './_current.js';
 import { compareKeys, prefixEnd } from './_keys.js';
 import { SqliteWatch, type WatchHost } from './_watch.js';
 
@@ -66,6 +68,13 @@ export interface SqliteBackendOptions {
   readonly watchReadBatch?: number;
   /** Receives errors of the automatic compactor (which has no caller to reject). Default: ignored. */
   readonly onBackgroundError?: (err: unknown) => void;
+  /**
+   * Changed keys that start a write-back of the in-memory index of live keys to its `current` table
+   * (`_current.ts`). Default 100,000.
+   */
+  readonly currentWriteBackKeys?: number;
+  /** Keys written back per transaction, one transaction per event-loop turn. Default 2000. */
+  readonly currentWriteBackSlice?: number;
   /** How the WAL is made durable: `fs.fdatasync` (tests slow it down to watch syncs being grouped). */
   readonly fdatasync?: (fd: number, done: (err: NodeJS.ErrnoException | null) => void) => void;
 }
@@ -131,11 +140,6 @@ interface RowsAt {
 interface EventRow extends LogRow {
   prev_value: Buffer | null;
   prev_create_revision: number | null;
-}
-
-interface CurrentRow {
-  id: number;
-  create_revision: number;
 }
 
 type WriteOp =
@@ -288,13 +292,9 @@ function prepareRange(db: Database.Database, bounded: boolean): RangeStatements 
 class Statements {
   readonly bounded: RangeStatements;
   readonly unbounded: RangeStatements;
-  readonly getCurrent: Database.Statement<[string], CurrentRow>;
   readonly getRow: Database.Statement<[number], LogRow>;
   /** id, name, created, deleted, create_revision, prev_revision, value (positional: binding names costs more). */
   readonly insert: Database.Statement<[number, string, number, number, number, number, Uint8Array]>;
-  readonly setCurrent: Database.Statement<[string, number, number]>;
-  readonly createCurrent: Database.Statement<[string, number, number]>;
-  readonly deleteCurrent: Database.Statement<[string]>;
   readonly lastRevision: Database.Statement<[], number>;
   readonly getMeta: Database.Statement<[string], number>;
   readonly setMeta: Database.Statement<[string, number]>;
@@ -304,19 +304,10 @@ class Statements {
   constructor(db: Database.Database) {
     this.bounded = prepareRange(db, true);
     this.unbounded = prepareRange(db, false);
-    this.getCurrent = db.prepare<[string], CurrentRow>('SELECT id, create_revision FROM current WHERE name = ?');
     this.getRow = db.prepare<[number], LogRow>('SELECT * FROM kv WHERE id = ?');
     this.insert = db.prepare<[number, string, number, number, number, number, Uint8Array]>(
       'INSERT INTO kv (id, name, created, deleted, create_revision, prev_revision, value) VALUES (?, ?, ?, ?, ?, ?, ?)',
     );
-    this.setCurrent = db.prepare<[string, number, number]>(
-      `INSERT INTO current (name, id, create_revision) VALUES (?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET id = excluded.id, create_revision = excluded.create_revision`,
-    );
-    this.createCurrent = db.prepare<[string, number, number]>(
-      'INSERT INTO current (name, id, create_revision) VALUES (?, ?, ?) ON CONFLICT (name) DO NOTHING',
-    );
-    this.deleteCurrent = db.prepare<[string]>('DELETE FROM current WHERE name = ?');
     this.lastRevision = db
       .prepare<[], number>("SELECT COALESCE((SELECT seq FROM sqlite_sequence WHERE name = 'kv'), 0)")
       .pluck();
@@ -390,6 +381,11 @@ export class SqliteBackend implements Backend {
   #compactTimer: NodeJS.Timeout | undefined;
   #revisionAtLastTick = 0;
   #closed = false;
+  /** The live keys' current rows; written back to the `current` table, which SQL reads of it need first. */
+  #current: CurrentIndex | undefined;
+  #writeBackScheduled = false;
+  /** The index entries the batch being applied changed, with what they were: undone if it rolls back. */
+  #undo: [string, CurrentRow | undefined][] = [];
   /** What the last list at an older revision learnt of the writes since (`#rowsAt`). */
   #lastRowsAt: RowsAt | undefined;
   readonly #host: WatchHost;
@@ -460,6 +456,7 @@ export class SqliteBackend implements Backend {
     this.#stmts = stmts;
     this.#writeBatch = db.transaction((batch: readonly PendingWrite[]) => this.#applyBatch(stmts, batch));
     this.#revision = stmts.lastRevision.get() ?? 0;
+    this.#current = new CurrentIndex(db, this.#revision);
     this.#durableRevision = this.#revision;
     this.#compactRevision = stmts.getMeta.get(metaCompactRevision) ?? 0;
     this.#revisionAtLastTick = this.#revision;
@@ -503,6 +500,7 @@ export class SqliteBackend implements Backend {
       revision = opts.revision;
       rows = this.#listAt(stmts, prefix, end, params.start, revision, limit > 0 ? limit + 1 : Infinity);
     } else {
+      this.#writeBackAll();
       rows = stmts.range(end).listCurrent.all(params);
     }
     const more = limit > 0 && rows.length > limit;
@@ -512,7 +510,9 @@ export class SqliteBackend implements Backend {
 
   async count(prefix: string): Promise<number> {
     const end = prefixEnd(prefix);
-    return this.#statements().range(end).count.get({ start: prefix, end }) ?? 0;
+    const stmts = this.#statements();
+    this.#writeBackAll();
+    return stmts.range(end).count.get({ start: prefix, end }) ?? 0;
   }
 
   async create(key: string, value: Uint8Array): Promise<number> {
@@ -591,11 +591,13 @@ export class SqliteBackend implements Backend {
     this.#allWatches.clear();
     this.#watchers.clear();
     await this.#compaction;
+    this.#writeBackAll();
     if (this.#walFd !== undefined) closeSync(this.#walFd);
     this.#walFd = undefined;
     this.#db.close();
     this.#db = undefined;
     this.#stmts = undefined;
+    this.#current = undefined;
   }
 
   #statements(): Statements {
@@ -615,6 +617,7 @@ export class SqliteBackend implements Backend {
     const before = at.before;
     const existed = (at.existed ??= [...before].filter(([, id]) => id !== 0).map(([k]) => k).sort(compareKeys));
     const ids: number[] = [];
+    this.#writeBackAll();
     let i = lowerBound(existed, start);
     const takeExisted = (until: string | undefined): void => {
       while (ids.length < want && i < existed.length && (until === undefined || compareKeys(existed[i] as string, until) < 0)) {
@@ -642,9 +645,41 @@ export class SqliteBackend implements Backend {
    * needs only the revisions, and of its watchers only those without a cache look at the value it replaced.
    */
   #currentKv(stmts: Statements, key: string): KeyValue | undefined {
-    const cur = stmts.getCurrent.get(key);
+    const cur = this.#index().get(key);
     if (cur === undefined) return undefined;
-    return new LoggedKeyValue(key, cur.create_revision, cur.id, () => this.#row(stmts, cur.id).value);
+    return new LoggedKeyValue(key, cur.createRevision, cur.id, () => this.#row(stmts, cur.id).value);
+  }
+
+  #index(): CurrentIndex {
+    if (this.#current === undefined) throw new Error('storage backend is not started');
+    return this.#current;
+  }
+
+  /** The `current` table complete up to the last commit, for SQL that reads it. */
+  #writeBackAll(): void {
+    this.#index().writeBackAll(this.#revision);
+  }
+
+  /** Starts a write-back in slices, one per event-loop turn, once enough keys changed since the last one. */
+  #maybeWriteBack(): void {
+    const index = this.#index();
+    if (this.#writeBackScheduled || index.dirtyKeys < (this.#opts.currentWriteBackKeys ?? 100_000)) return;
+    index.beginWriteBack(this.#revision);
+    this.#scheduleWriteBackStep();
+  }
+
+  #scheduleWriteBackStep(): void {
+    this.#writeBackScheduled = true;
+    setImmediate(() => {
+      this.#writeBackScheduled = false;
+      if (this.#closed || this.#current === undefined) return;
+      try {
+        if (this.#current.step(this.#opts.currentWriteBackSlice ?? 2000)) this.#scheduleWriteBackStep();
+      } catch (err) {
+        // The slice rolled back; the keys stay in the write-back under way, which the next one finishes.
+        this.#backgroundError(err);
+      }
+    });
   }
 
   /**
@@ -701,15 +736,19 @@ export class SqliteBackend implements Backend {
     }
     let outcomes: Outcome[];
     let events: WatchEvent[];
+    this.#undo = [];
     try {
       ({ outcomes, events } = this.#writeBatch(batch));
     } catch (err) {
       // Nothing was committed (the transaction rolled back); the in-memory revision is unchanged.
+      const index = this.#index();
+      for (let i = this.#undo.length - 1; i >= 0; i--) index.restore(...(this.#undo[i] as [string, CurrentRow | undefined]));
       for (const p of batch) p.reject(err);
       return;
     }
     const last = events[events.length - 1];
     if (last !== undefined) this.#revision = last.revision;
+    this.#maybeWriteBack();
     const acknowledge = (synced: Error | undefined): void => {
       if (synced === undefined && last !== undefined) this.#durableRevision = last.revision;
       if (synced === undefined && events.length > 0) for (const w of [...this.#watchers]) w.offer(events);
@@ -764,18 +803,20 @@ export class SqliteBackend implements Backend {
   /** Runs inside the batch transaction. Revisions are assigned here: this process is the only writer. */
   #applyBatch(stmts: Statements, batch: readonly PendingWrite[]): { outcomes: Outcome[]; events: WatchEvent[] } {
     let revision = this.#revision;
+    const index = this.#index();
+    const undo = this.#undo;
     const outcomes: Outcome[] = [];
     const events: WatchEvent[] = [];
     for (const { op } of batch) {
       if (op.kind === 'create') {
-        // The key's current row goes in first: when the key exists, inserting nothing is the answer, and
-        // a create (most writes at scale: pods, events) needs no read.
-        if (stmts.createCurrent.run(op.key, revision + 1, revision + 1).changes === 0) {
+        if (index.has(op.key)) {
           outcomes.push({ ok: false, error: new KeyExists(op.key) });
           continue;
         }
         revision++;
         stmts.insert.run(revision, op.key, 1, 0, revision, 0, op.value);
+        undo.push([op.key, undefined]);
+        index.set(op.key, revision, revision);
         const kv = { key: op.key, value: op.value, createRevision: revision, modRevision: revision };
         events.push({ type: 'put', kv, revision });
         outcomes.push({ ok: true, result: { revision, prev: undefined } });
@@ -793,7 +834,8 @@ export class SqliteBackend implements Backend {
       revision++;
       if (op.kind === 'update') {
         stmts.insert.run(revision, op.key, 0, 0, curKv.createRevision, curKv.modRevision, op.value);
-        stmts.setCurrent.run(op.key, revision, curKv.createRevision);
+        undo.push([op.key, { id: curKv.modRevision, createRevision: curKv.createRevision }]);
+        index.set(op.key, revision, curKv.createRevision);
         const kv = { key: op.key, value: op.value, createRevision: curKv.createRevision, modRevision: revision };
         events.push({ type: 'put', kv, prevKv: curKv, revision });
         outcomes.push({ ok: true, result: { revision, prev: curKv } });
@@ -801,7 +843,8 @@ export class SqliteBackend implements Backend {
         // The tombstone keeps the deleted value, which the delete also answers.
         const prev = plainKeyValue(curKv);
         stmts.insert.run(revision, op.key, 0, 1, prev.createRevision, prev.modRevision, prev.value);
-        stmts.deleteCurrent.run(op.key);
+        undo.push([op.key, { id: prev.modRevision, createRevision: prev.createRevision }]);
+        index.delete(op.key);
         events.push({ type: 'delete', kv: { ...prev, modRevision: revision }, prevKv: prev, revision });
         outcomes.push({ ok: true, result: { revision, prev } });
       }
@@ -822,6 +865,13 @@ export class SqliteBackend implements Backend {
     });
     this.#compactionsRunning++;
     try {
+      // Replaying the log after the table's revision on open needs the rows this compaction deletes.
+      const index = this.#index();
+      while (index.writtenBackTo < revision && !this.#closed) {
+        if (!index.writingBack) index.beginWriteBack(this.#revision);
+        index.step(this.#opts.currentWriteBackSlice ?? 2000);
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
       let done = stmts.getMeta.get(metaCompactDone) ?? 0;
       while (done < revision && !this.#closed) {
         const hi = Math.min(done + batchSize, revision);
