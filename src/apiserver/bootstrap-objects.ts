@@ -15,9 +15,7 @@ import {
   danglingCondition,
 } from './flowcontrol-bootstrap.js';
 import { localAPIService, localAvailableCondition } from './local-apiservices.js';
-
-/** A status condition, as far as the bootstrap compares them. */
-type Condition = { type?: string; status?: string; reason?: string; message?: string };
+import { ensureStatusCondition } from './registry/status-conditions.js';
 
 /** What the bootstrap writes through, and the facts of the server it writes for. */
 export interface BootstrapTarget {
@@ -60,23 +58,6 @@ export async function ensureBootstrapObjects(o: BootstrapTarget): Promise<void> 
       if (!isAlreadyExists(e)) throw e;
       return await o.store.get(def, namespace, name);
     }
-  };
-  /**
-   * Gives `stored` condition `c` unless it has one of that type with the same status, reason and message (the
-   * time aside): replaces the one of its type, as the controllers' patches merge conditions by type, through
-   * the status subresource, unconditionally (nothing else writes it yet).
-   */
-  const ensureCondition = async (def: ResourceDef, stored: StoredObject, c: Condition, writer: RequestContext): Promise<void> => {
-    const conditions = [...(((stored['status'] ?? {}) as { conditions?: Condition[] }).conditions ?? [])];
-    const i = conditions.findIndex((x) => x.type === c.type);
-    const had = conditions[i];
-    if (had !== undefined && had.status === c.status && had.reason === c.reason && had.message === c.message) return;
-    if (i >= 0) conditions[i] = c;
-    else conditions.push(c);
-    const input = structuredClone(stored);
-    delete input.metadata?.resourceVersion;
-    input['status'] = { ...((input['status'] ?? {}) as Record<string, unknown>), conditions };
-    await o.store.update(def, '', input.metadata?.name ?? '', 'status', input, writer);
   };
   for (const name of ['default', 'kube-system', 'kube-public', 'kube-node-lease']) {
     await create(ns, '', { apiVersion: 'v1', kind: 'Namespace', metadata: { name, labels: { 'kubernetes.io/metadata.name': name } }, spec: { finalizers: ['kubernetes'] } });
@@ -134,7 +115,7 @@ export async function ensureBootstrapObjects(o: BootstrapTarget): Promise<void> 
         if (!isNotFound(e)) throw e;
       }
     }
-    await ensureCondition(fsDef, stored as StoredObject, danglingCondition(plName, levels.has(plName), now), { ...ctx, fieldManager: configConsumerFieldManager });
+    await ensureStatusCondition(o.store, fsDef, stored as StoredObject, danglingCondition(plName, levels.has(plName), now), { ...ctx, fieldManager: configConsumerFieldManager });
   }
   // The autoregister controller's local APIServices, one per built-in group/version served (custom
   // resources' groups get theirs from the CRD registration controller, which kubemix does not run), each
@@ -145,6 +126,6 @@ export async function ensureBootstrapObjects(o: BootstrapTarget): Promise<void> 
     const svc = localAPIService(group, version);
     if (svc === undefined) continue;
     const stored = await create(svcDef, '', svc as unknown as StoredObject);
-    if (svcDef !== undefined && stored !== undefined) await ensureCondition(svcDef, stored, localAvailableCondition(now), ctx);
+    if (svcDef !== undefined && stored !== undefined) await ensureStatusCondition(o.store, svcDef, stored, localAvailableCondition(now), ctx);
   }
 }
