@@ -118,11 +118,11 @@ export async function ensureBootstrapObjects(o: BootstrapTarget): Promise<void> 
     await ensureStatusCondition(o.store, fsDef, stored as StoredObject, danglingCondition(plName, levels.has(plName), now), { ...ctx, fieldManager: configConsumerFieldManager });
   }
   // The autoregister controller's local APIServices, one per built-in group/version served (custom
-  // resources' groups get theirs from the CRD registration controller, which kubemix does not run), each
+  // resources' groups get theirs from the CRD registration controller, crd/crd-apiservices), each
   // marked available by the availability controller.
   const svcDef = o.table.get('apiregistration.k8s.io', 'v1', 'apiservices');
   for (const { group, version } of o.table.groupVersions()) {
-    // Custom resources' group/versions are not in kube-apiserver's priority table: they get none.
+    // Custom resources' group/versions are not in kube-apiserver's priority table: they get none here.
     const svc = localAPIService(group, version);
     if (svc === undefined) continue;
     const stored = await create(svcDef, '', svc as unknown as StoredObject);

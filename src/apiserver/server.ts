@@ -20,6 +20,7 @@ import { Subresources, type EvictionPolicy } from './subresources.js';
 import type { OpenApiProvider, Patcher, PodLogSource, TableConvertor } from './seams.js';
 import type { RequestInfo } from './request.js';
 import { CrdRegistrar } from './crd/crd-registrar.js';
+import { CrdAPIServiceRegistration } from './crd/crd-apiservices.js';
 import { customResourceTable } from './crd/crd-table.js';
 import { withCustomResources } from './crd/crd-openapi.js';
 import { ensureBootstrapObjects } from './bootstrap-objects.js';
@@ -69,6 +70,8 @@ export class ApiServer {
   readonly authenticator: Authenticator;
   readonly authorizer: AuthorizerChain;
   readonly crds: CrdRegistrar;
+  /** The custom resources' APIServices (kube-apiserver's CRD registration with the autoregister controller). */
+  readonly crdAPIServices: CrdAPIServiceRegistration;
   /** Latency of the components' and node host's calls, served over their channels (benchmarks observe it). */
   readonly callLatency = new CallLatency();
   /** `v1 ComponentStatus`: whoever runs the scheduler and controller-manager registers their probes here. */
@@ -95,6 +98,7 @@ export class ApiServer {
       ...(opts.tokenAuthenticators ?? []),
     ]);
     this.crds = new CrdRegistrar({ table: this.table, store: this.store, ...(opts.now !== undefined ? { now: opts.now } : {}) });
+    this.crdAPIServices = new CrdAPIServiceRegistration({ table: this.table, store: this.store, context: this.systemContext(), now: opts.now ?? ((): Date => new Date()) });
     this.subresources = new Subresources({
       table: this.table,
       store: this.store,
@@ -189,6 +193,8 @@ export class ApiServer {
       kubernetesServiceIP: this.opts.kubernetesServiceIP ?? '10.96.0.1',
       now: this.opts.now ?? ((): Date => new Date()),
     });
+    // After the bootstrap, as kube-apiserver's post-start hook runs the autoregister controller.
+    await this.crdAPIServices.start();
   }
 
   async stop(): Promise<void> {
@@ -199,6 +205,7 @@ export class ApiServer {
       for (const s of this.sockets) s.destroy();
       await closed;
     }
+    await this.crdAPIServices.stop();
     await this.crds.stop();
     await this.dispatcher.stop();
   }

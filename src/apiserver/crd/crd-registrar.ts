@@ -20,7 +20,7 @@ interface CrdNames {
   categories?: string[];
 }
 
-interface CrdVersion {
+export interface CrdVersion {
   name: string;
   schema?: { openAPIV3Schema?: Record<string, unknown> };
   served?: boolean;
@@ -47,11 +47,15 @@ export interface CrdSpec {
 
 const verbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
+/** The versions a CRD serves (`served` left out counts as served). */
+export function servedVersions(spec: CrdSpec): CrdVersion[] {
+  return spec.versions.filter((v) => v.served !== false);
+}
+
 /** The resource definitions a CRD serves, one per served version. */
 export function crdResourceDefs(spec: CrdSpec): ResourceDef[] {
   const plural = spec.names.plural ?? '';
-  return spec.versions
-    .filter((v) => v.served !== false)
+  return servedVersions(spec)
     .map((v) => {
       const subresources = new Map<string, SubresourceDef>();
       if (v.subresources?.status !== undefined) subresources.set('status', { name: 'status', kind: spec.names.kind ?? '', verbs: ['get', 'patch', 'update'] });
