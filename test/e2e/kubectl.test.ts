@@ -78,6 +78,23 @@ describe('kubectl against kubemix', () => {
     assert.match(await c.kubectl(['get', 'pods', '-n', 'kube-system', '--field-selector', 'spec.nodeName=windows-2019-1', '-o', 'name']), /pod\/kube-proxy-windows-/);
   });
 
+  test('empty lists Go writes without omitempty read null, as from protobuf storage: a Role\'s rules, a CSINode\'s drivers', async () => {
+    assert.equal(
+      await c.kubectl(['apply', '-f', '-'], 'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: nothing\nrules: []\n'),
+      'role.rbac.authorization.k8s.io/nothing created\n',
+    );
+    assert.match(await c.kubectl(['get', 'role', 'nothing', '-o', 'yaml']), /\nrules: null\n$/);
+    const csiNode = JSON.parse(await c.kubectl(['get', 'csinode', 'windows-2019-1', '-o', 'json'])) as { spec: unknown };
+    assert.deepEqual(csiNode.spec, { drivers: null });
+    // As on a real cluster, applying the manifest again sends `rules: []` once more (live has null, so the
+    // three-way patch is not empty): kubectl says configured, and the Role still reads null.
+    assert.equal(
+      await c.kubectl(['apply', '-f', '-'], 'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: nothing\nrules: []\n'),
+      'role.rbac.authorization.k8s.io/nothing configured\n',
+    );
+    assert.match(await c.kubectl(['get', 'role', 'nothing', '-o', 'yaml']), /\nrules: null\n$/);
+  });
+
   test('get -w streams changes as they happen', async () => {
     const out = await c.kubectlFor(['get', 'configmaps', '-w'], 1500, async () => {
       await c.kubectl(['apply', '-f', '-'], 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: watched\n');

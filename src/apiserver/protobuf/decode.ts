@@ -88,7 +88,7 @@ const SPECIAL = {
 } as const satisfies Record<string, string>;
 type Special = (typeof SPECIAL)[keyof typeof SPECIAL];
 
-interface FieldInfo {
+export interface FieldInfo {
   readonly protoName: string;
   readonly number: number;
   readonly json: string;
@@ -362,7 +362,7 @@ export function decodeProtobufObject(body: Uint8Array, defaults?: KindDefaults):
   return defaultDecoder.decodeObject(body, defaults);
 }
 
-function fieldInfo(t: FieldTuple, pkg: string): FieldInfo {
+export function fieldInfo(t: FieldTuple, pkg: string): FieldInfo {
   const [protoName, number, type, flags, json] = t;
   const qualify = (name: string): string => (SCALAR_TYPES.has(name) || name.includes('.') ? name : `${pkg}.${name}`);
   const mapMatch = /^map<([^,]+),(.+)>$/.exec(type);

@@ -43,7 +43,7 @@ export function readyBackends(svc: Service, port: ServicePort, slices: readonly 
       if (s.addressType !== undefined && s.addressType !== 'IPv4') continue;
       const p = (s.ports ?? []).find((x) => (x.name ?? '') === portName && (x.protocol ?? 'TCP') === (port.protocol ?? 'TCP'));
       if (p?.port === undefined || p.port === null) continue;
-      for (const e of s.endpoints) {
+      for (const e of s.endpoints ?? []) {
         if (e.conditions?.ready === false) continue;
         const ip = e.addresses[0];
         if (ip === undefined) continue;

@@ -1,0 +1,53 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { nullNilSlices } from './storage-form.js';
+
+/** `obj` as it reads back from storage. */
+function stored(obj: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(obj);
+  nullNilSlices(copy);
+  return copy;
+}
+
+void test('a slice without omitempty that is empty or absent reads null, at the root and further down', () => {
+  assert.deepEqual(stored({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', metadata: { name: 'r' } }), {
+    apiVersion: 'rbac.authorization.k8s.io/v1',
+    kind: 'Role',
+    metadata: { name: 'r' },
+    rules: null,
+  });
+  assert.deepEqual(stored({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', rules: [] })['rules'], null);
+  assert.deepEqual(stored({ apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', spec: { drivers: [] } })['spec'], { drivers: null });
+  const slice = stored({ apiVersion: 'discovery.k8s.io/v1', kind: 'EndpointSlice', addressType: 'IPv4', endpoints: [] });
+  assert.deepEqual([slice['endpoints'], slice['ports']], [null, null]);
+  // In list elements: a FlowSchema rule for cluster-scoped requests only has no namespaces.
+  const fs = stored({
+    apiVersion: 'flowcontrol.apiserver.k8s.io/v1',
+    kind: 'FlowSchema',
+    spec: { rules: [{ subjects: [{ kind: 'Group', group: { name: 'g' } }], resourceRules: [{ verbs: ['*'], apiGroups: ['*'], resources: ['*'], clusterScope: true }] }] },
+  });
+  assert.deepEqual((fs['spec'] as { rules: { resourceRules: unknown[] }[] }).rules[0]?.resourceRules[0], {
+    verbs: ['*'],
+    apiGroups: ['*'],
+    resources: ['*'],
+    clusterScope: true,
+    namespaces: null,
+  });
+  // Through a pointer struct inside a list: a projected volume with no sources.
+  const pod = stored({ apiVersion: 'v1', kind: 'Pod', spec: { containers: [{ name: 'c' }], volumes: [{ name: 'v', projected: { sources: [] } }] } });
+  assert.deepEqual((pod['spec'] as { volumes: unknown[] }).volumes[0], { name: 'v', projected: { sources: null } });
+});
+
+void test('omitempty lists, lists with items, missing structs and kinds the schema does not know are left alone', () => {
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: {} }, spec: { containers: [{ name: 'c', ports: [] }] } };
+  assert.deepEqual(stored(pod), pod);
+  const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] };
+  assert.deepEqual(stored(role), role);
+  const csiNode = { apiVersion: 'storage.k8s.io/v1', kind: 'CSINode', metadata: { name: 'n' } };
+  assert.deepEqual(stored(csiNode), csiNode);
+  const event = { apiVersion: 'v1', kind: 'Event', involvedObject: { kind: 'Pod' }, reason: 'Pulled' };
+  assert.deepEqual(stored(event), event);
+  const custom = { apiVersion: 'example.com/v1', kind: 'Widget', rules: [] };
+  assert.deepEqual(stored(custom), custom);
+  assert.deepEqual(stored({ kind: 'Role', rules: [] }), { kind: 'Role', rules: [] });
+});
