@@ -107,5 +107,5 @@ export function nullNilSlices(obj: { apiVersion?: unknown; kind?: unknown }): vo
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return;
   const message = k8sSchema.kinds[obj.apiVersion]?.[obj.kind];
   const plan = message === undefined ? undefined : plans.get(message);
-  if (plan !== undefined) apply(plan, obj as Record<string, unknown>);
+  if (plan !== undefined) apply(plan, obj);
 }
