@@ -501,6 +501,25 @@ export function defaultAdmissionPolicy(obj: AdmissionPolicy, isBinding: boolean)
   defaultMatchResources(isBinding ? spec.matchResources : spec.matchConstraints);
 }
 
+/** `SetDefaults_CustomResourceDefinitionSpec` (v1) and `SetDefaults_ServiceReference` of its conversion webhook. */
+type CrdForDefaults = {
+  spec?: {
+    names?: { kind?: string; singular?: string; listKind?: string };
+    conversion?: { strategy?: string; webhook?: { clientConfig?: { service?: { port?: number } | null } | null } | null } | null;
+  };
+};
+
+export function defaultCustomResourceDefinition(obj: CrdForDefaults): void {
+  const spec = obj.spec;
+  if (spec === undefined || spec === null) return;
+  const names = (spec.names ??= {});
+  if ((names.singular ?? '') === '') names.singular = (names.kind ?? '').toLowerCase();
+  if ((names.listKind ?? '') === '' && (names.kind ?? '') !== '') names.listKind = `${names.kind ?? ''}List`;
+  if (spec.conversion === undefined || spec.conversion === null) spec.conversion = { strategy: 'None' };
+  const svc = spec.conversion.webhook?.clientConfig?.service;
+  if (svc !== undefined && svc !== null) svc.port ??= 443;
+}
+
 /** Applies the defaults of the given kind, then canonicalizes its quantities. */
 export function applyDefaults(kind: { group: string; kind: string }, obj: KubeObject): void {
   applyKindDefaults(kind, obj);
@@ -545,6 +564,8 @@ function applyKindDefaults(kind: { group: string; kind: string }, obj: KubeObjec
       return defaultEndpointSlice(obj as EndpointSlice);
     case 'admissionregistration.k8s.io/ValidatingWebhookConfiguration':
       return defaultWebhookConfiguration(obj as { webhooks?: Webhook[] }, false);
+    case 'apiextensions.k8s.io/CustomResourceDefinition':
+      return defaultCustomResourceDefinition(obj as CrdForDefaults);
     case 'admissionregistration.k8s.io/MutatingWebhookConfiguration':
       return defaultWebhookConfiguration(obj as { webhooks?: Webhook[] }, true);
     case 'admissionregistration.k8s.io/ValidatingAdmissionPolicy':
