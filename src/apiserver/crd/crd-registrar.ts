@@ -195,13 +195,15 @@ export class CrdRegistrar {
     await this.o.store
       .guaranteedUpdate(crdDef, '', crd.metadata?.name ?? '', 'status', ctx, undefined, (live) => {
         if (live === undefined) return live;
+        // storedVersions belong to the CRD strategy (and storage migrations): carried over as they are.
+        const storedVersions = ((live['status'] ?? {}) as { storedVersions?: string[] }).storedVersions;
         live['status'] = {
           conditions: [
             { type: 'NamesAccepted', status: 'True', lastTransitionTime: now, reason: 'NoConflicts', message: 'no conflicts found' },
             { type: 'Established', status: 'True', lastTransitionTime: now, reason: 'InitialNamesAccepted', message: 'the initial names have been accepted' },
           ],
           acceptedNames,
-          storedVersions: spec.versions.filter((v) => v.storage === true).map((v) => v.name),
+          ...(storedVersions !== undefined ? { storedVersions } : {}),
         };
         return live;
       })

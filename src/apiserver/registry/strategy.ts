@@ -76,6 +76,7 @@ export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
       return;
     case 'apiextensions.k8s.io/customresourcedefinitions':
       obj['status'] = {};
+      recordStorageVersion(obj);
       (obj.metadata ??= {}).finalizers = [...new Set([...(obj.metadata.finalizers ?? []), 'customresourcecleanup.apiextensions.k8s.io'])];
       return;
     default:
@@ -107,7 +108,22 @@ export function prepareForUpdate(def: ResourceDef, obj: StoredObject, old: Store
   if (def.resource === 'namespaces' && def.group === '') {
     obj['status'] = old['status'];
   }
+  if (def.resource === 'customresourcedefinitions' && def.group === 'apiextensions.k8s.io') recordStorageVersion(obj);
   return obj;
+}
+
+/**
+ * The CRD strategy's PrepareForCreate/PrepareForUpdate: the first version marked storage joins
+ * `status.storedVersions` if not there yet. Versions leave the list only through the status subresource
+ * (a storage migration), so validation can insist the storage version is in it.
+ */
+function recordStorageVersion(crd: StoredObject): void {
+  const spec = (crd['spec'] ?? {}) as { versions?: { name?: string; storage?: boolean }[] };
+  const storage = (spec.versions ?? []).find((v) => v.storage === true);
+  if (storage === undefined) return;
+  const status = ((crd['status'] ??= {}) as { storedVersions?: string[] });
+  const stored = status.storedVersions ?? [];
+  if (!stored.includes(storage.name ?? '')) status.storedVersions = [...stored, storage.name ?? ''];
 }
 
 /** Everything but metadata and status, for generation bumps and no-op detection. */
