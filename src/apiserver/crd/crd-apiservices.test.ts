@@ -26,7 +26,7 @@ const crdSpec = (group: string, versions: Array<{ name: string; served: boolean 
   group,
   scope: 'Namespaced',
   names: { plural: 'widgets', kind: 'Widget' },
-  versions: versions.map((v, i) => ({ ...v, storage: i === 0 })),
+  versions: versions.map((v, i) => ({ ...v, storage: i === 0, schema: { openAPIV3Schema: { type: 'object' } } })),
 });
 
 const wanted = (group: string, version: string): APIService => ({

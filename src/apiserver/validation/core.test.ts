@@ -88,7 +88,16 @@ test('Lease and PodDisruptionBudget basics', () => {
 });
 
 test('custom resources and CRDs keep their cleanup finalizers', () => {
-  const crd = { metadata: { name: 'widgets.example.com', finalizers: ['customresourcecleanup.apiextensions.k8s.io'] } };
+  const crd = {
+    metadata: { name: 'widgets.example.com', finalizers: ['customresourcecleanup.apiextensions.k8s.io'] },
+    spec: {
+      group: 'example.com',
+      scope: 'Namespaced',
+      names: { plural: 'widgets', singular: 'widget', kind: 'Widget', listKind: 'WidgetList' },
+      versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+    },
+    status: { storedVersions: ['v1'] },
+  };
   assert.deepEqual(validate({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' }, crd, undefined, { namespaced: false }), []);
   assert.deepEqual(validate({ group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' }, crd, crd, { namespaced: false }), []);
   assert.equal(validate({ group: '', kind: 'ConfigMap' }, { metadata: { name: 'c', namespace: 'd', finalizers: ['cleanup'] } }).length, 1);

@@ -12,6 +12,7 @@
  */
 import type { KubeObject } from '../../client/client.js';
 import type { FieldError } from '../../api/field-errors.js';
+import * as apiextensions from './apiextensions.js';
 import * as apiregistration from './apiregistration.js';
 import * as apps from './apps.js';
 import * as batch from './batch.js';
@@ -54,6 +55,11 @@ const table: Record<string, KindValidators> = {
   '/Endpoints': { create: core.validateEndpoints, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateEndpoints(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
   '/ReplicationController': { create: core.validateReplicationController, update: core.validateReplicationControllerUpdate, status: core.validateReplicationControllerStatusUpdate },
   '/LimitRange': { create: core.validateLimitRange, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateLimitRange(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
+  'apiextensions.k8s.io/CustomResourceDefinition': {
+    create: apiextensions.validateCustomResourceDefinition,
+    update: apiextensions.validateCustomResourceDefinitionUpdate,
+    status: apiextensions.validateCustomResourceDefinitionStatusUpdate,
+  },
   'apiregistration.k8s.io/APIService': { create: apiregistration.validateAPIService, update: apiregistration.validateAPIServiceUpdate, status: apiregistration.validateAPIServiceStatusUpdate },
   'apps/Deployment': { create: apps.validateDeployment, update: apps.validateDeploymentUpdate, status: apps.validateDeploymentStatusUpdate },
   'apps/ReplicaSet': { create: apps.validateReplicaSet, update: apps.validateReplicaSetUpdate },
