@@ -11,7 +11,8 @@ import type { Store } from '../registry/store.js';
 import type { JSONSchemaProps } from './crd-schema.js';
 import { cachedJson, type CachedObject, type CacheEventType, type StoredObject } from '../storage/watch-cache.js';
 
-interface CrdNames {
+/** `spec.names` and `status.acceptedNames` of a CRD. */
+export interface CrdNames {
   plural?: string;
   singular?: string;
   kind?: string;

@@ -15,6 +15,7 @@
  * allowed at the root" rule whose message embeds a Go dump of the whole schema.
  */
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import type { CrdNames } from '../crd/crd-registrar.js';
 import { type FieldError, fieldErrors, fieldErrorString, GoValue, goQuote, Path } from '../../api/field-errors.js';
 import { compareStrings } from '../../util/compare-strings.js';
 import { jsonDeepEqual } from '../../util/json-equal.js';
@@ -27,15 +28,6 @@ export interface CustomResourceDefinition {
   metadata?: ObjectMeta;
   spec?: CrdSpec;
   status?: { acceptedNames?: CrdNames; storedVersions?: string[]; conditions?: { type: string; status: string }[] };
-}
-
-export interface CrdNames {
-  plural?: string;
-  singular?: string;
-  kind?: string;
-  listKind?: string;
-  shortNames?: string[];
-  categories?: string[];
 }
 
 export interface CrdColumn {
