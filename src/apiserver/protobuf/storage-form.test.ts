@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { nullNilSlices } from './storage-form.js';
+import { asStoredSlices } from './storage-form.js';
 
 /** `obj` as it reads back from storage. */
 function stored(obj: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(obj);
-  nullNilSlices(copy);
+  asStoredSlices(copy);
   return copy;
 }
 
@@ -38,8 +38,32 @@ void test('a slice without omitempty that is empty or absent reads null, at the 
   assert.deepEqual((pod['spec'] as { volumes: unknown[] }).volumes[0], { name: 'v', projected: { sources: null } });
 });
 
-void test('omitempty lists, lists with items, missing structs and kinds the schema does not know are left alone', () => {
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: {} }, spec: { containers: [{ name: 'c', ports: [] }] } };
+void test('an omitempty list or map that is empty reads absent: empty env, ports, labels and data vanish', () => {
+  assert.deepEqual(
+    stored({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', labels: {}, annotations: { a: 'b' } },
+      spec: { containers: [{ name: 'c', ports: [], env: [], args: null, volumeMounts: [{ name: 'v', mountPath: '/v' }] }], nodeSelector: {}, tolerations: [] },
+    }),
+    {
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name: 'p', annotations: { a: 'b' } },
+      spec: { containers: [{ name: 'c', volumeMounts: [{ name: 'v', mountPath: '/v' }] }] },
+    },
+  );
+  assert.deepEqual(stored({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: {}, binaryData: {} }), {
+    apiVersion: 'v1',
+    kind: 'ConfigMap',
+    metadata: { name: 'c' },
+  });
+  // A Secret's empty data goes.
+  assert.deepEqual(stored({ apiVersion: 'v1', kind: 'Secret', data: {} }), { apiVersion: 'v1', kind: 'Secret' });
+});
+
+void test('lists with items, missing structs and kinds the schema does not know are left alone', () => {
+  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } }, spec: { containers: [{ name: 'c', ports: [{ containerPort: 80 }] }] } };
   assert.deepEqual(stored(pod), pod);
   const role = { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'Role', rules: [{ verbs: ['get'], apiGroups: [''], resources: ['pods'] }] };
   assert.deepEqual(stored(role), role);

@@ -1,10 +1,12 @@
 /**
- * What a built-in object reads back as once kube-apiserver has stored it. Storage holds built-in kinds as
- * protobuf, where an empty list and no list are the same thing; reading decodes that into the Go struct,
- * whose JSON encoding writes a nil slice or map without `omitempty` as `null`. So a Role created with
- * `rules: []` (or with no rules) reads `rules: null`, a CSINode's `drivers: []` reads `drivers: null`, and an
- * EndpointSlice with no endpoints reads `endpoints: null`; lists that are `omitempty` (most of them) just
- * stay absent. The Go facts come from the protobuf schema (`k8s-1.32.ts`, flags `s`/`m` without `o`).
+ * What a built-in object's lists and maps read back as once kube-apiserver has stored it. Storage holds
+ * built-in kinds as protobuf, where an empty list (or map) and none are the same thing; reading decodes
+ * that into the Go struct, whose JSON encoding then writes the nil slice or map:
+ * - without `omitempty` as `null`: a Role created with `rules: []` (or with no rules) reads `rules: null`,
+ *   a CSINode's `drivers: []` reads `drivers: null`, an EndpointSlice with no endpoints `endpoints: null`;
+ * - with `omitempty` (most lists and maps) not at all: `env: []`, `ports: []`, `labels: {}`, `data: {}`
+ *   vanish.
+ * The Go facts come from the protobuf schema (`k8s-1.32.ts`: flags `s`/`m`, with or without `o`).
  *
  * Only objects that are present are looked into: a missing struct stays missing (what Go writes for a
  * zero struct is another matter). Custom resources are stored as JSON and keep their empty lists.
@@ -17,6 +19,8 @@ import type { ProtoSchema } from './schema/types.js';
 interface Plan {
   /** JSON names of slice and map fields without `omitempty`: empty or absent reads `null`. */
   readonly nulls: readonly string[];
+  /** JSON names of slice and map fields with `omitempty`: empty reads absent. */
+  readonly drops: readonly string[];
   /** Fields whose values hold such fields further down. */
   readonly nested: readonly Nested[];
 }
@@ -28,8 +32,8 @@ interface Nested {
   readonly plan: Plan;
 }
 
-function isNilSlice(f: FieldInfo): boolean {
-  return (f.goKind === 'slice' || f.goKind === 'map') && !f.omitEmpty && f.json !== '-';
+function isSliceOrMap(f: FieldInfo): boolean {
+  return (f.goKind === 'slice' || f.goKind === 'map') && f.json !== '-';
 }
 
 /** The message a field's value (or its elements, or its map values) is, if any. */
@@ -38,7 +42,7 @@ function messageOf(f: FieldInfo): string | undefined {
   return f.isMessage ? f.type : undefined;
 }
 
-/** The plans of every message that can hold a nil slice or map, keyed by message name. */
+/** The plans of every message that can hold a slice or map, keyed by message name. */
 function buildPlans(schema: ProtoSchema): Map<string, Plan> {
   const fields = new Map<string, FieldInfo[]>();
   for (const [name, tuples] of Object.entries(schema.messages)) {
@@ -51,17 +55,17 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
     grew = false;
     for (const [name, fs] of fields) {
       if (holds.has(name)) continue;
-      if (fs.some((f) => isNilSlice(f) || holds.has(messageOf(f) ?? ''))) {
+      if (fs.some((f) => isSliceOrMap(f) || holds.has(messageOf(f) ?? ''))) {
         holds.add(name);
         grew = true;
       }
     }
   }
-  const plans = new Map<string, { nulls: string[]; nested: Nested[] }>();
-  for (const name of holds) plans.set(name, { nulls: [], nested: [] });
+  const plans = new Map<string, { nulls: string[]; drops: string[]; nested: Nested[] }>();
+  for (const name of holds) plans.set(name, { nulls: [], drops: [], nested: [] });
   for (const [name, plan] of plans) {
     for (const f of fields.get(name) ?? []) {
-      if (isNilSlice(f)) plan.nulls.push(f.json);
+      if (isSliceOrMap(f)) (f.omitEmpty ? plan.drops : plan.nulls).push(f.json);
       const inner = plans.get(messageOf(f) ?? '');
       if (inner === undefined) continue;
       const shape = f.inline ? 'inline' : f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one';
@@ -77,12 +81,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
+/** A nil or empty Go slice or map in JSON: none, `null`, `[]`, `{}`, or `""` (a `[]byte` is base64 text). */
 function isEmpty(v: unknown): boolean {
-  return v === undefined || (Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0);
+  if (v === undefined || v === null || v === '') return true;
+  return Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0;
 }
 
 function apply(plan: Plan, obj: Record<string, unknown>): void {
   for (const k of plan.nulls) if (isEmpty(obj[k])) obj[k] = null;
+  for (const k of plan.drops) if (k in obj && isEmpty(obj[k])) delete obj[k];
   for (const n of plan.nested) {
     if (n.shape === 'inline') {
       apply(n.plan, obj);
@@ -100,10 +107,10 @@ function apply(plan: Plan, obj: Record<string, unknown>): void {
 }
 
 /**
- * Gives `obj` (a built-in kind in its storage version, with apiVersion and kind set) the `null`s it reads
- * back with from storage. Objects of kinds the schema does not know are left alone.
+ * Gives the lists and maps of `obj` (a built-in kind in its storage version, with apiVersion and kind set)
+ * the form they read back with from storage. Objects of kinds the schema does not know are left alone.
  */
-export function nullNilSlices(obj: { apiVersion?: unknown; kind?: unknown }): void {
+export function asStoredSlices(obj: { apiVersion?: unknown; kind?: unknown }): void {
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return;
   const message = k8sSchema.kinds[obj.apiVersion]?.[obj.kind];
   const plan = message === undefined ? undefined : plans.get(message);

@@ -27,7 +27,7 @@ import {
 import { StorageWatchCompacted, watchStorage } from '../storage/storage-watch.js';
 import { unknownFieldOutcome, type FieldValidation } from '../field-validation.js';
 import { deepCopy } from '../patch/index.js';
-import { nullNilSlices } from '../protobuf/storage-form.js';
+import { asStoredSlices } from '../protobuf/storage-form.js';
 import type { AdmissionRequest, HookTransaction, ManagedFieldsUpdater, ObjectPolicy, StorageHooks, UserInfo } from './policy.js';
 import {
   hasStatusSubresource,
@@ -174,12 +174,12 @@ function requestBytes(text: string): Buffer {
 
 /**
  * The JSON storage keeps for an object: without its resourceVersion (the storage revision is), and with the
- * `null`s a built-in kind reads back with from kube-apiserver's protobuf storage (`nullNilSlices`), which the
- * object being written takes too (upstream answers a write with the object decoded from what it stored).
+ * lists and maps of a built-in kind as they read back from kube-apiserver's protobuf storage (`asStoredSlices`:
+ * empty ones `null` or gone), which the object being written takes too (upstream answers a write with the object decoded from what it stored).
  * The resourceVersion is put back as the last key of metadata.
  */
 function storedJson(obj: StoredObject): string {
-  nullNilSlices(obj);
+  asStoredSlices(obj);
   const md = obj.metadata;
   const rv = md?.resourceVersion;
   if (md !== undefined) delete md.resourceVersion;
