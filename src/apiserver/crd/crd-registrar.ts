@@ -48,9 +48,9 @@ export interface CrdSpec {
 
 const verbs = ['delete', 'deletecollection', 'get', 'list', 'patch', 'create', 'update', 'watch'];
 
-/** The versions a CRD serves (`served` left out counts as served). */
+/** The versions a CRD serves: `served: true` (left out, the bool decodes false in Go and the version is not served). */
 export function servedVersions(spec: CrdSpec): CrdVersion[] {
-  return spec.versions.filter((v) => v.served !== false);
+  return spec.versions.filter((v) => v.served === true);
 }
 
 /** The resource definitions a CRD serves, one per served version. */
