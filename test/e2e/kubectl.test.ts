@@ -78,7 +78,7 @@ describe('kubectl against kubemix', () => {
     assert.match(await c.kubectl(['get', 'pods', '-n', 'kube-system', '--field-selector', 'spec.nodeName=windows-2019-1', '-o', 'name']), /pod\/kube-proxy-windows-/);
   });
 
-  test('empty lists Go writes without omitempty read null, as from protobuf storage: a Role\'s rules, a CSINode\'s drivers', async () => {
+  test('lists and scalars read back as from protobuf storage: a Role\'s empty rules and a CSINode\'s drivers null, empty omitempty lists and zeros gone', async () => {
     assert.equal(
       await c.kubectl(['apply', '-f', '-'], 'apiVersion: rbac.authorization.k8s.io/v1\nkind: Role\nmetadata:\n  name: nothing\nrules: []\n'),
       'role.rbac.authorization.k8s.io/nothing created\n',
@@ -93,6 +93,17 @@ describe('kubectl against kubemix', () => {
       'role.rbac.authorization.k8s.io/nothing configured\n',
     );
     assert.match(await c.kubectl(['get', 'role', 'nothing', '-o', 'yaml']), /\nrules: null\n$/);
+    // Empty omitempty lists and omitempty zeros are gone; a pointer keeps its false.
+    await c.kubectl(['apply', '-f', '-'], [
+      'apiVersion: v1', 'kind: Pod', 'metadata:', '  name: zeros', '  labels: {}', 'spec:', '  hostNetwork: false', '  tolerations: []',
+      '  containers:', '  - name: c', '    image: nginx:1.27', '    env: []', '    tty: false', '    securityContext:', '      privileged: false', '',
+    ].join('\n'));
+    const pod = JSON.parse(await c.kubectl(['get', 'pod', 'zeros', '-o', 'json'])) as { metadata: Record<string, unknown>; spec: Record<string, unknown> & { containers: Record<string, unknown>[] } };
+    assert.deepEqual(
+      [pod.metadata['labels'], pod.spec['hostNetwork'], pod.spec.containers[0]?.['env'], pod.spec.containers[0]?.['tty'], pod.spec.containers[0]?.['securityContext']],
+      [undefined, undefined, undefined, undefined, { privileged: false }],
+    );
+    await c.kubectl(['delete', 'pod', 'zeros', '--wait=false']);
   });
 
   test('get -w streams changes as they happen', async () => {

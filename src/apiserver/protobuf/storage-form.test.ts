@@ -62,6 +62,45 @@ void test('an omitempty list or map that is empty reads absent: empty env, ports
   assert.deepEqual(stored({ apiVersion: 'v1', kind: 'Secret', data: {} }), { apiVersion: 'v1', kind: 'Secret' });
 });
 
+void test('an omitempty scalar that is false, 0 or "" reads absent; a pointer and a field without omitempty keep theirs', () => {
+  const pod = stored({
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p', generateName: '' },
+    spec: {
+      hostNetwork: false,
+      hostPID: true,
+      containers: [
+        {
+          name: 'c',
+          tty: false,
+          volumeMounts: [{ name: 'v', mountPath: '/v', readOnly: false, subPath: '' }],
+          livenessProbe: { initialDelaySeconds: 0, periodSeconds: 10, httpGet: { path: '/', port: 80 } },
+          securityContext: { privileged: false },
+        },
+      ],
+    },
+    status: { phase: 'Running', hostIP: '', containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'x', imageID: '' }] },
+  });
+  assert.deepEqual(pod, {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'p' },
+    spec: {
+      hostPID: true,
+      containers: [
+        {
+          name: 'c',
+          volumeMounts: [{ name: 'v', mountPath: '/v' }],
+          livenessProbe: { periodSeconds: 10, httpGet: { path: '/', port: 80 } },
+          securityContext: { privileged: false },
+        },
+      ],
+    },
+    status: { phase: 'Running', containerStatuses: [{ name: 'c', ready: false, restartCount: 0, image: 'x', imageID: '' }] },
+  });
+});
+
 void test('lists with items, missing structs and kinds the schema does not know are left alone', () => {
   const pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', labels: { a: 'b' } }, spec: { containers: [{ name: 'c', ports: [{ containerPort: 80 }] }] } };
   assert.deepEqual(stored(pod), pod);

@@ -1,12 +1,15 @@
 /**
- * What a built-in object's lists and maps read back as once kube-apiserver has stored it. Storage holds
- * built-in kinds as protobuf, where an empty list (or map) and none are the same thing; reading decodes
- * that into the Go struct, whose JSON encoding then writes the nil slice or map:
- * - without `omitempty` as `null`: a Role created with `rules: []` (or with no rules) reads `rules: null`,
- *   a CSINode's `drivers: []` reads `drivers: null`, an EndpointSlice with no endpoints `endpoints: null`;
- * - with `omitempty` (most lists and maps) not at all: `env: []`, `ports: []`, `labels: {}`, `data: {}`
- *   vanish.
- * The Go facts come from the protobuf schema (`k8s-1.32.ts`: flags `s`/`m`, with or without `o`).
+ * What a built-in object's lists, maps and scalars read back as once kube-apiserver has stored it. Storage
+ * holds built-in kinds as protobuf, where an empty list (or map) and none are the same thing; reading
+ * decodes that into the Go struct, whose JSON encoding then writes
+ * - a nil slice or map without `omitempty` as `null`: a Role created with `rules: []` (or with no rules)
+ *   reads `rules: null`, a CSINode's `drivers: []` reads `drivers: null`, an EndpointSlice with no
+ *   endpoints `endpoints: null`;
+ * - a nil slice or map with `omitempty` (most of them) not at all: `env: []`, `ports: []`, `labels: {}`,
+ *   `data: {}` vanish;
+ * - a zero scalar with `omitempty` (not a pointer) not at all: `hostNetwork: false`, `readOnly: false`,
+ *   `subPath: ""`, `initialDelaySeconds: 0` vanish, while a pointer's `privileged: false` stays.
+ * The Go facts come from the protobuf schema (`k8s-1.32.ts`: flags `s`/`m`/`p`, with or without `o`).
  *
  * Only objects that are present are looked into: a missing struct stays missing (what Go writes for a
  * zero struct is another matter). Custom resources are stored as JSON and keep their empty lists.
@@ -15,12 +18,14 @@ import { fieldInfo, type FieldInfo } from './decode.js';
 import { k8sSchema } from './schema/k8s-1.32.js';
 import type { ProtoSchema } from './schema/types.js';
 
-/** Where in one message a nil slice or map can be: its own fields, and the fields leading to others. */
+/** Where in one message a field can read back otherwise: its own fields, and the fields leading to others. */
 interface Plan {
   /** JSON names of slice and map fields without `omitempty`: empty or absent reads `null`. */
   readonly nulls: readonly string[];
   /** JSON names of slice and map fields with `omitempty`: empty reads absent. */
   readonly drops: readonly string[];
+  /** JSON names of scalar fields (not pointers) with `omitempty`: `false`, `0` or `""` reads absent. */
+  readonly zeros: readonly string[];
   /** Fields whose values hold such fields further down. */
   readonly nested: readonly Nested[];
 }
@@ -36,13 +41,17 @@ function isSliceOrMap(f: FieldInfo): boolean {
   return (f.goKind === 'slice' || f.goKind === 'map') && f.json !== '-';
 }
 
+function isOmittedZero(f: FieldInfo): boolean {
+  return f.goKind === 'value' && !f.isMessage && f.map === undefined && f.omitEmpty && f.json !== '-';
+}
+
 /** The message a field's value (or its elements, or its map values) is, if any. */
 function messageOf(f: FieldInfo): string | undefined {
   if (f.map !== undefined) return f.map.valueIsMessage ? f.map.value : undefined;
   return f.isMessage ? f.type : undefined;
 }
 
-/** The plans of every message that can hold a slice or map, keyed by message name. */
+/** The plans of every message that can hold a slice, a map or an omitempty scalar, keyed by message name. */
 function buildPlans(schema: ProtoSchema): Map<string, Plan> {
   const fields = new Map<string, FieldInfo[]>();
   for (const [name, tuples] of Object.entries(schema.messages)) {
@@ -55,17 +64,18 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
     grew = false;
     for (const [name, fs] of fields) {
       if (holds.has(name)) continue;
-      if (fs.some((f) => isSliceOrMap(f) || holds.has(messageOf(f) ?? ''))) {
+      if (fs.some((f) => isSliceOrMap(f) || isOmittedZero(f) || holds.has(messageOf(f) ?? ''))) {
         holds.add(name);
         grew = true;
       }
     }
   }
-  const plans = new Map<string, { nulls: string[]; drops: string[]; nested: Nested[] }>();
-  for (const name of holds) plans.set(name, { nulls: [], drops: [], nested: [] });
+  const plans = new Map<string, { nulls: string[]; drops: string[]; zeros: string[]; nested: Nested[] }>();
+  for (const name of holds) plans.set(name, { nulls: [], drops: [], zeros: [], nested: [] });
   for (const [name, plan] of plans) {
     for (const f of fields.get(name) ?? []) {
       if (isSliceOrMap(f)) (f.omitEmpty ? plan.drops : plan.nulls).push(f.json);
+      if (isOmittedZero(f)) plan.zeros.push(f.json);
       const inner = plans.get(messageOf(f) ?? '');
       if (inner === undefined) continue;
       const shape = f.inline ? 'inline' : f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one';
@@ -90,6 +100,10 @@ function isEmpty(v: unknown): boolean {
 function apply(plan: Plan, obj: Record<string, unknown>): void {
   for (const k of plan.nulls) if (isEmpty(obj[k])) obj[k] = null;
   for (const k of plan.drops) if (k in obj && isEmpty(obj[k])) delete obj[k];
+  for (const k of plan.zeros) {
+    const v = obj[k];
+    if (v === false || v === 0 || v === '' || v === null) delete obj[k];
+  }
   for (const n of plan.nested) {
     if (n.shape === 'inline') {
       apply(n.plan, obj);
@@ -107,8 +121,8 @@ function apply(plan: Plan, obj: Record<string, unknown>): void {
 }
 
 /**
- * Gives the lists and maps of `obj` (a built-in kind in its storage version, with apiVersion and kind set)
- * the form they read back with from storage. Objects of kinds the schema does not know are left alone.
+ * Gives the lists, maps and scalars of `obj` (a built-in kind in its storage version, with apiVersion and
+ * kind set) the form they read back with from storage. Objects of kinds the schema does not know are left alone.
  */
 export function asStoredSlices(obj: { apiVersion?: unknown; kind?: unknown }): void {
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return;

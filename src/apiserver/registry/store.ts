@@ -174,8 +174,8 @@ function requestBytes(text: string): Buffer {
 
 /**
  * The JSON storage keeps for an object: without its resourceVersion (the storage revision is), and with the
- * lists and maps of a built-in kind as they read back from kube-apiserver's protobuf storage (`asStoredSlices`:
- * empty ones `null` or gone), which the object being written takes too (upstream answers a write with the object decoded from what it stored).
+ * lists, maps and scalars of a built-in kind as they read back from kube-apiserver's protobuf storage
+ * (`asStoredSlices`: empty lists `null` or gone, omitempty zeros gone), which the object being written takes too (upstream answers a write with the object decoded from what it stored).
  * The resourceVersion is put back as the last key of metadata.
  */
 function storedJson(obj: StoredObject): string {
