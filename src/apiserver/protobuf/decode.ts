@@ -442,7 +442,7 @@ function zeroScalar(type: string): unknown {
 }
 
 /** Go's `isEmptyValue` on the decoded Go value, seen through its JSON form. */
-function isGoEmpty(f: FieldInfo, v: unknown): boolean {
+export function isGoEmpty(f: FieldInfo, v: unknown): boolean {
   // A pointer that was on the wire is non-nil, so never empty (a non-nil *Time to the zero time marshals as null).
   if (f.goKind === 'pointer') return false;
   if (f.goKind === 'slice' || f.goKind === 'map' || f.repeated || f.map !== undefined) {

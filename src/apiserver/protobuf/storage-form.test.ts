@@ -1,11 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { asStoredSlices } from './storage-form.js';
+import { asStoredForm } from './storage-form.js';
 
 /** `obj` as it reads back from storage. */
 function stored(obj: Record<string, unknown>): Record<string, unknown> {
   const copy = structuredClone(obj);
-  asStoredSlices(copy);
+  asStoredForm(copy);
   return copy;
 }
 

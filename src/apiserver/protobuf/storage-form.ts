@@ -14,18 +14,17 @@
  * Only objects that are present are looked into: a missing struct stays missing (what Go writes for a
  * zero struct is another matter). Custom resources are stored as JSON and keep their empty lists.
  */
-import { fieldInfo, type FieldInfo } from './decode.js';
+import { isObject } from '../patch/json.js';
+import { fieldInfo, isGoEmpty, type FieldInfo } from './decode.js';
 import { k8sSchema } from './schema/k8s-1.32.js';
 import type { ProtoSchema } from './schema/types.js';
 
 /** Where in one message a field can read back otherwise: its own fields, and the fields leading to others. */
 interface Plan {
-  /** JSON names of slice and map fields without `omitempty`: empty or absent reads `null`. */
-  readonly nulls: readonly string[];
-  /** JSON names of slice and map fields with `omitempty`: empty reads absent. */
-  readonly drops: readonly string[];
-  /** JSON names of scalar fields (not pointers) with `omitempty`: `false`, `0` or `""` reads absent. */
-  readonly zeros: readonly string[];
+  /** Slice and map fields without `omitempty`: empty or absent reads `null`. */
+  readonly nulls: readonly FieldInfo[];
+  /** Slice, map and scalar (not pointer) fields with `omitempty`: empty or zero (`isGoEmpty`) reads absent. */
+  readonly omits: readonly FieldInfo[];
   /** Fields whose values hold such fields further down. */
   readonly nested: readonly Nested[];
 }
@@ -41,8 +40,13 @@ function isSliceOrMap(f: FieldInfo): boolean {
   return (f.goKind === 'slice' || f.goKind === 'map') && f.json !== '-';
 }
 
-function isOmittedZero(f: FieldInfo): boolean {
-  return f.goKind === 'value' && !f.isMessage && f.map === undefined && f.omitEmpty && f.json !== '-';
+function isScalar(f: FieldInfo): boolean {
+  return f.goKind === 'value' && !f.isMessage && f.map === undefined && f.json !== '-';
+}
+
+/** A field Go's `omitempty` leaves out when empty or zero: not a pointer, not a struct. */
+function isOmittable(f: FieldInfo): boolean {
+  return f.omitEmpty && (isSliceOrMap(f) || isScalar(f));
 }
 
 /** The message a field's value (or its elements, or its map values) is, if any. */
@@ -51,7 +55,7 @@ function messageOf(f: FieldInfo): string | undefined {
   return f.isMessage ? f.type : undefined;
 }
 
-/** The plans of every message that can hold a slice, a map or an omitempty scalar, keyed by message name. */
+/** The plans of every message that can hold a slice, a map or an omittable scalar, keyed by message name. */
 function buildPlans(schema: ProtoSchema): Map<string, Plan> {
   const fields = new Map<string, FieldInfo[]>();
   for (const [name, tuples] of Object.entries(schema.messages)) {
@@ -64,18 +68,18 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
     grew = false;
     for (const [name, fs] of fields) {
       if (holds.has(name)) continue;
-      if (fs.some((f) => isSliceOrMap(f) || isOmittedZero(f) || holds.has(messageOf(f) ?? ''))) {
+      if (fs.some((f) => isSliceOrMap(f) || isOmittable(f) || holds.has(messageOf(f) ?? ''))) {
         holds.add(name);
         grew = true;
       }
     }
   }
-  const plans = new Map<string, { nulls: string[]; drops: string[]; zeros: string[]; nested: Nested[] }>();
-  for (const name of holds) plans.set(name, { nulls: [], drops: [], zeros: [], nested: [] });
+  const plans = new Map<string, { nulls: FieldInfo[]; omits: FieldInfo[]; nested: Nested[] }>();
+  for (const name of holds) plans.set(name, { nulls: [], omits: [], nested: [] });
   for (const [name, plan] of plans) {
     for (const f of fields.get(name) ?? []) {
-      if (isSliceOrMap(f)) (f.omitEmpty ? plan.drops : plan.nulls).push(f.json);
-      if (isOmittedZero(f)) plan.zeros.push(f.json);
+      if (isOmittable(f)) plan.omits.push(f);
+      else if (isSliceOrMap(f)) plan.nulls.push(f);
       const inner = plans.get(messageOf(f) ?? '');
       if (inner === undefined) continue;
       const shape = f.inline ? 'inline' : f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one';
@@ -87,22 +91,15 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
 
 const plans = buildPlans(k8sSchema);
 
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-/** A nil or empty Go slice or map in JSON: none, `null`, `[]`, `{}`, or `""` (a `[]byte` is base64 text). */
-function isEmpty(v: unknown): boolean {
-  if (v === undefined || v === null || v === '') return true;
-  return Array.isArray(v) ? v.length === 0 : isObject(v) && Object.keys(v).length === 0;
-}
-
 function apply(plan: Plan, obj: Record<string, unknown>): void {
-  for (const k of plan.nulls) if (isEmpty(obj[k])) obj[k] = null;
-  for (const k of plan.drops) if (k in obj && isEmpty(obj[k])) delete obj[k];
-  for (const k of plan.zeros) {
-    const v = obj[k];
-    if (v === false || v === 0 || v === '' || v === null) delete obj[k];
+  for (const f of plan.nulls) {
+    const v = obj[f.json];
+    if (v === undefined || isGoEmpty(f, v)) obj[f.json] = null;
+  }
+  for (const f of plan.omits) {
+    // JSON null decodes to a scalar's zero as well.
+    const v = obj[f.json];
+    if (v !== undefined && (v === null || isGoEmpty(f, v))) delete obj[f.json];
   }
   for (const n of plan.nested) {
     if (n.shape === 'inline') {
@@ -124,7 +121,7 @@ function apply(plan: Plan, obj: Record<string, unknown>): void {
  * Gives the lists, maps and scalars of `obj` (a built-in kind in its storage version, with apiVersion and
  * kind set) the form they read back with from storage. Objects of kinds the schema does not know are left alone.
  */
-export function asStoredSlices(obj: { apiVersion?: unknown; kind?: unknown }): void {
+export function asStoredForm(obj: { apiVersion?: unknown; kind?: unknown }): void {
   if (typeof obj.apiVersion !== 'string' || typeof obj.kind !== 'string') return;
   const message = k8sSchema.kinds[obj.apiVersion]?.[obj.kind];
   const plan = message === undefined ? undefined : plans.get(message);

@@ -27,7 +27,7 @@ import {
 import { StorageWatchCompacted, watchStorage } from '../storage/storage-watch.js';
 import { unknownFieldOutcome, type FieldValidation } from '../field-validation.js';
 import { deepCopy } from '../patch/index.js';
-import { asStoredSlices } from '../protobuf/storage-form.js';
+import { asStoredForm } from '../protobuf/storage-form.js';
 import type { AdmissionRequest, HookTransaction, ManagedFieldsUpdater, ObjectPolicy, StorageHooks, UserInfo } from './policy.js';
 import {
   hasStatusSubresource,
@@ -175,11 +175,12 @@ function requestBytes(text: string): Buffer {
 /**
  * The JSON storage keeps for an object: without its resourceVersion (the storage revision is), and with the
  * lists, maps and scalars of a built-in kind as they read back from kube-apiserver's protobuf storage
- * (`asStoredSlices`: empty lists `null` or gone, omitempty zeros gone), which the object being written takes too (upstream answers a write with the object decoded from what it stored).
+ * (`asStoredForm`: empty lists `null` or gone, omitempty zeros gone), which the object being written takes
+ * too (upstream answers a write with the object decoded from what it stored).
  * The resourceVersion is put back as the last key of metadata.
  */
 function storedJson(obj: StoredObject): string {
-  asStoredSlices(obj);
+  asStoredForm(obj);
   const md = obj.metadata;
   const rv = md?.resourceVersion;
   if (md !== undefined) delete md.resourceVersion;
