@@ -23,6 +23,16 @@ export interface CurrentRow {
 /** A key created and never changed since has one number: its row is the one that created it. */
 type Entry = number | CurrentRow;
 
+function entryOf(id: number, createRevision: number): Entry {
+  return id === createRevision ? id : { id, createRevision };
+}
+
+/** The backend's statements of its `meta` table (name -> integer), where the table's revision is kept. */
+export interface MetaStatements {
+  readonly getMeta: Database.Statement<[string], number>;
+  readonly setMeta: Database.Statement<[string, number]>;
+}
+
 /** The meta row naming the revision the `current` table is complete up to. */
 const metaCurrentRevision = 'current_revision';
 
@@ -31,8 +41,6 @@ interface TableStatements {
   readonly logAfter: Database.Statement<[number], { id: number; name: string; deleted: number; create_revision: number }>;
   readonly upsert: Database.Statement<[string, number, number]>;
   readonly remove: Database.Statement<[string]>;
-  readonly getMeta: Database.Statement<[string], number>;
-  readonly setMeta: Database.Statement<[string, number]>;
 }
 
 /** Keys being written back: sorted, with how far the write-back got and the revision it completes. */
@@ -44,6 +52,7 @@ interface WriteBack {
 
 export class CurrentIndex {
   readonly #stmts: TableStatements;
+  readonly #meta: MetaStatements;
   readonly #entries = new Map<string, Entry>();
   /** Keys changed since the last write-back began. */
   #dirty = new Set<string>();
@@ -53,7 +62,8 @@ export class CurrentIndex {
   /** Writes one slice of a write-back in one transaction. */
   readonly #writeSlice: (wb: WriteBack, until: number) => void;
 
-  constructor(db: Database.Database, lastRevision: number) {
+  constructor(db: Database.Database, meta: MetaStatements, lastRevision: number) {
+    this.#meta = meta;
     this.#stmts = {
       all: db.prepare('SELECT name, id, create_revision FROM current'),
       logAfter: db.prepare('SELECT id, name, deleted, create_revision FROM kv WHERE id > ? ORDER BY id'),
@@ -62,21 +72,12 @@ export class CurrentIndex {
          ON CONFLICT (name) DO UPDATE SET id = excluded.id, create_revision = excluded.create_revision`,
       ),
       remove: db.prepare('DELETE FROM current WHERE name = ?'),
-      getMeta: db.prepare<[string], number>('SELECT value FROM meta WHERE name = ?').pluck(),
-      setMeta: db.prepare(
-        'INSERT INTO meta (name, value) VALUES (?, ?) ON CONFLICT (name) DO UPDATE SET value = excluded.value',
-      ),
     };
     this.#writeSlice = db.transaction((wb: WriteBack, until: number) => {
       for (; wb.next < until; wb.next++) this.#writeKey(wb.keys[wb.next] as string);
-      if (wb.next === wb.keys.length) this.#stmts.setMeta.run(metaCurrentRevision, wb.revision);
+      if (wb.next === wb.keys.length) this.#meta.setMeta.run(metaCurrentRevision, wb.revision);
     });
     this.#load(lastRevision);
-  }
-
-  /** Number of live keys. */
-  get size(): number {
-    return this.#entries.size;
   }
 
   /** Keys changed since the last write-back began. */
@@ -104,7 +105,7 @@ export class CurrentIndex {
   }
 
   set(key: string, id: number, createRevision: number): void {
-    this.#entries.set(key, id === createRevision ? id : { id, createRevision });
+    this.#entries.set(key, entryOf(id, createRevision));
     this.#dirty.add(key);
   }
 
@@ -164,9 +165,9 @@ export class CurrentIndex {
    */
   #load(lastRevision: number): void {
     for (const row of this.#stmts.all.iterate()) {
-      this.#entries.set(row.name, row.id === row.create_revision ? row.id : { id: row.id, createRevision: row.create_revision });
+      this.#entries.set(row.name, entryOf(row.id, row.create_revision));
     }
-    const from = this.#stmts.getMeta.get(metaCurrentRevision) ?? lastRevision;
+    const from = this.#meta.getMeta.get(metaCurrentRevision) ?? lastRevision;
     for (const row of this.#stmts.logAfter.iterate(from)) {
       if (row.deleted !== 0) this.delete(row.name);
       else this.set(row.name, row.id, row.create_revision);

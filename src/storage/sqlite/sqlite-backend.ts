@@ -384,6 +384,8 @@ export class SqliteBackend implements Backend {
   /** The live keys' current rows; written back to the `current` table, which SQL reads of it need first. */
   #current: CurrentIndex | undefined;
   #writeBackScheduled = false;
+  /** Keys per write-back transaction (`currentWriteBackSlice`). */
+  readonly #writeBackSlice: number;
   /** The index entries the batch being applied changed, with what they were: undone if it rolls back. */
   #undo: [string, CurrentRow | undefined][] = [];
   /** What the last list at an older revision learnt of the writes since (`#rowsAt`). */
@@ -393,6 +395,7 @@ export class SqliteBackend implements Backend {
   constructor(opts: SqliteBackendOptions) {
     this.#opts = opts;
     this.#file = join(opts.dataDir, opts.fileName ?? defaultSqliteFileName);
+    this.#writeBackSlice = opts.currentWriteBackSlice ?? 2000;
     this.#host = {
       committedRevision: () => this.#durableRevision,
       compactedRevision: () => this.#compactRevision,
@@ -456,7 +459,7 @@ export class SqliteBackend implements Backend {
     this.#stmts = stmts;
     this.#writeBatch = db.transaction((batch: readonly PendingWrite[]) => this.#applyBatch(stmts, batch));
     this.#revision = stmts.lastRevision.get() ?? 0;
-    this.#current = new CurrentIndex(db, this.#revision);
+    this.#current = new CurrentIndex(db, stmts, this.#revision);
     this.#durableRevision = this.#revision;
     this.#compactRevision = stmts.getMeta.get(metaCompactRevision) ?? 0;
     this.#revisionAtLastTick = this.#revision;
@@ -674,7 +677,7 @@ export class SqliteBackend implements Backend {
       this.#writeBackScheduled = false;
       if (this.#closed || this.#current === undefined) return;
       try {
-        if (this.#current.step(this.#opts.currentWriteBackSlice ?? 2000)) this.#scheduleWriteBackStep();
+        if (this.#current.step(this.#writeBackSlice)) this.#scheduleWriteBackStep();
       } catch (err) {
         // The slice rolled back; the keys stay in the write-back under way, which the next one finishes.
         this.#backgroundError(err);
@@ -742,7 +745,7 @@ export class SqliteBackend implements Backend {
     } catch (err) {
       // Nothing was committed (the transaction rolled back); the in-memory revision is unchanged.
       const index = this.#index();
-      for (let i = this.#undo.length - 1; i >= 0; i--) index.restore(...(this.#undo[i] as [string, CurrentRow | undefined]));
+      for (const [key, row] of this.#undo.reverse()) index.restore(key, row);
       for (const p of batch) p.reject(err);
       return;
     }
@@ -869,7 +872,7 @@ export class SqliteBackend implements Backend {
       const index = this.#index();
       while (index.writtenBackTo < revision && !this.#closed) {
         if (!index.writingBack) index.beginWriteBack(this.#revision);
-        index.step(this.#opts.currentWriteBackSlice ?? 2000);
+        index.step(this.#writeBackSlice);
         await new Promise<void>((resolve) => setImmediate(resolve));
       }
       let done = stmts.getMeta.get(metaCompactDone) ?? 0;
