@@ -152,8 +152,9 @@ function goVersions(versions: readonly CrdVersion[] | undefined, h: Hoisted): Go
   return new GoValue(`[]apiextensions.CustomResourceDefinitionVersion{${items.join(', ')}}`);
 }
 
-function dns1035(value: string, path: Path, prefix = ''): FieldError[] {
-  const msgs = isDNS1035Label(value);
+/** `value` as a DNS-1035 label; `checked` is the text checked when that differs (a kind, lower-cased). */
+function dns1035(value: string, path: Path, prefix = '', checked = value): FieldError[] {
+  const msgs = isDNS1035Label(checked);
   return msgs.length > 0 ? [fieldErrors.invalid(path, value, prefix + msgs.join(','))] : [];
 }
 
@@ -170,12 +171,8 @@ export function validateNames(names: CrdNames, path: Path): FieldError[] {
   if (plural !== '') errs.push(...dns1035(plural, path.child('plural')));
   if (singular !== '') errs.push(...dns1035(singular, path.child('singular')));
   const mixedCase = 'may have mixed case, but should otherwise match: ';
-  if (kind !== '' && isDNS1035Label(kind.toLowerCase()).length > 0) {
-    errs.push(fieldErrors.invalid(path.child('kind'), kind, mixedCase + isDNS1035Label(kind.toLowerCase()).join(',')));
-  }
-  if (listKind !== '' && isDNS1035Label(listKind.toLowerCase()).length > 0) {
-    errs.push(fieldErrors.invalid(path.child('listKind'), listKind, mixedCase + isDNS1035Label(listKind.toLowerCase()).join(',')));
-  }
+  if (kind !== '') errs.push(...dns1035(kind, path.child('kind'), mixedCase, kind.toLowerCase()));
+  if (listKind !== '') errs.push(...dns1035(listKind, path.child('listKind'), mixedCase, listKind.toLowerCase()));
   (names.shortNames ?? []).forEach((s, i) => errs.push(...dns1035(s, path.child('shortNames').index(i))));
   if (kind !== '' && kind === listKind) errs.push(fieldErrors.invalid(path.child('listKind'), listKind, 'kind and listKind may not be the same'));
   (names.categories ?? []).forEach((c, i) => errs.push(...dns1035(c, path.child('categories').index(i))));
