@@ -17,7 +17,11 @@ export interface PatchContext {
 }
 
 export interface Patcher {
-  /** The object after applying the patch to `live` (a copy; `live` is not changed). Throws ApiError. */
+  /**
+   * The object after applying the patch to `live`, which is not changed. For JSON and strategic merge
+   * patches it shares no part with `live`; a merge patch's shares the parts the patch leaves alone.
+   * Throws ApiError.
+   */
   patch(def: ResourceDef, live: StoredObject, type: 'json' | 'merge' | 'strategic', body: unknown): StoredObject;
   /** Server-side apply of `applied` onto `live` (undefined: the object does not exist yet). Throws ApiError (409 on conflicts). */
   apply(def: ResourceDef, live: StoredObject | undefined, applied: StoredObject, ctx: PatchContext): StoredObject;

@@ -146,10 +146,22 @@ export class Subresources {
       }
     }
     if (force) throw apiErrors.badRequest('force may not be specified for non-apply patch');
-    return this.o.store.guaranteedUpdate(def, namespace, name, subresource, ctx, undefined, (live) => {
-      if (live === undefined) throw apiErrors.notFound(groupResource(def), name);
-      return patcher.patch(def, live, kind, body);
-    });
+    // JSON and strategic merge patches work on their own deep copy of the live object; a merge patch
+    // shares the parts it leaves alone, so it is given a copy.
+    return this.o.store.guaranteedUpdate(
+      def,
+      namespace,
+      name,
+      subresource,
+      ctx,
+      undefined,
+      (live) => {
+        if (live === undefined) throw apiErrors.notFound(groupResource(def), name);
+        return patcher.patch(def, live, kind, body);
+      },
+      undefined,
+      { liveUntouched: kind === 'json' || kind === 'strategic' },
+    );
   }
 
   async serve(r: SubresourceRequest): Promise<void> {

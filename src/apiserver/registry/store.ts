@@ -153,8 +153,11 @@ class LiveReads {
 }
 
 export interface GuaranteedUpdateOptions {
-  /** `mutate` only looks at whether the live object exists: it may be given the decoded object itself. */
-  liveUnread?: boolean;
+  /**
+   * `mutate` neither changes the live object nor returns one sharing any part of it (it only looks at
+   * whether the live object exists, or it copies what it keeps): it may be given the decoded object itself.
+   */
+  liveUntouched?: boolean;
 }
 
 export function groupResource(def: ResourceDef): GroupResource {
@@ -653,7 +656,7 @@ export class Store {
         return undefined;
       }
       return once ? input : clone(input);
-    }, opts.allowCreate === true ? input : undefined, { liveUnread: true });
+    }, opts.allowCreate === true ? input : undefined, { liveUntouched: true });
   }
 
   /**
@@ -683,7 +686,7 @@ export class Store {
       let desired: StoredObject | undefined;
       try {
         // mutate gets its own copy of the live object (a deep copy costs half a parse, a third of a JSON round trip).
-        desired = mutate(live === undefined ? undefined : opts.liveUnread === true ? live : deepCopy(live));
+        desired = mutate(live === undefined ? undefined : opts.liveUntouched === true ? live : deepCopy(live));
       } catch (e) {
         if (reads.recheck()) continue;
         throw e;
