@@ -191,7 +191,12 @@ export class ProtobufDecoder {
         if (isRecord(nested)) Object.assign(out, nested);
         continue;
       }
-      const v = values === undefined ? this.absent(f) : this.present(f, values);
+      if (values === undefined) {
+        const zero = this.zeroJson(f);
+        if (zero !== undefined) out[f.json] = zero.value;
+        continue;
+      }
+      const v = this.present(f, values);
       if (v === OMIT || (f.omitEmpty && isGoEmpty(f, v))) continue;
       out[f.json] = v;
     }
@@ -251,12 +256,16 @@ export class ProtobufDecoder {
     return last === undefined ? OMIT : this.convert(f, f.type, false, last);
   }
 
-  /** JSON of a field that was not on the wire: what `encoding/json` writes for the Go zero value. */
-  private absent(f: FieldInfo): unknown {
-    if (f.omitEmpty && f.goKind !== 'value') return OMIT;
-    if (f.goKind !== 'value' || f.repeated || f.map !== undefined || f.type === 'bytes') return null;
-    if (f.isMessage) return this.decodeMessage(f.type, new Uint8Array());
-    return zeroScalar(f.type);
+  /**
+   * What `encoding/json` writes for a field holding the Go zero value (a field not on the wire): `{ value }`,
+   * or undefined when `omitempty` leaves it out. A struct that is not a pointer is written whatever its tag.
+   */
+  zeroJson(f: FieldInfo): { value: unknown } | undefined {
+    if (f.omitEmpty && f.goKind !== 'value') return undefined;
+    if (f.goKind !== 'value' || f.repeated || f.map !== undefined || f.type === 'bytes') return { value: null };
+    if (f.isMessage) return { value: this.decodeMessage(f.type, new Uint8Array()) };
+    const value = zeroScalar(f.type);
+    return f.omitEmpty && isGoEmpty(f, value) ? undefined : { value };
   }
 
   private convert(f: FieldInfo, type: string, isMessage: boolean, v: RawValue): unknown {
@@ -360,6 +369,11 @@ const defaultDecoder = new ProtobufDecoder();
  */
 export function decodeProtobufObject(body: Uint8Array, defaults?: KindDefaults): DecodedProtobufObject {
   return defaultDecoder.decodeObject(body, defaults);
+}
+
+/** `ProtobufDecoder.zeroJson` for the built-in schema. */
+export function goZeroJson(f: FieldInfo): { value: unknown } | undefined {
+  return defaultDecoder.zeroJson(f);
 }
 
 export function fieldInfo(t: FieldTuple, pkg: string): FieldInfo {

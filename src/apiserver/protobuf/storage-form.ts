@@ -8,14 +8,17 @@
  * - a nil slice or map with `omitempty` (most of them) not at all: `env: []`, `ports: []`, `labels: {}`,
  *   `data: {}` vanish;
  * - a zero scalar with `omitempty` (not a pointer) not at all: `hostNetwork: false`, `readOnly: false`,
- *   `subPath: ""`, `initialDelaySeconds: 0` vanish, while a pointer's `privileged: false` stays.
+ *   `subPath: ""`, `initialDelaySeconds: 0` vanish, while a pointer's `privileged: false` stays;
+ * - a field left out (or null) that Go writes even at its zero value as that zero value: a scalar without
+ *   `omitempty` (an HPA's `desiredReplicas: 0`, an Event's `reportingComponent: ""`), a pointer without it
+ *   as `null`, and a struct that is not a pointer, `omitempty` or not, as its own zero form (a Lease's
+ *   `spec: {}`, an Ingress's `status: {loadBalancer: {}}`, a pod template's `metadata: {creationTimestamp: null}`).
  * The Go facts come from the protobuf schema (`k8s-1.32.ts`: flags `s`/`m`/`p`, with or without `o`).
  *
- * Only objects that are present are looked into: a missing struct stays missing (what Go writes for a
- * zero struct is another matter). Custom resources are stored as JSON and keep their empty lists.
+ * Custom resources are stored as JSON and keep their empty lists.
  */
 import { isObject } from '../patch/json.js';
-import { fieldInfo, isGoEmpty, type FieldInfo } from './decode.js';
+import { fieldInfo, goZeroJson, isGoEmpty, type FieldInfo } from './decode.js';
 import { k8sSchema } from './schema/k8s-1.32.js';
 import type { ProtoSchema } from './schema/types.js';
 
@@ -25,8 +28,17 @@ interface Plan {
   readonly nulls: readonly FieldInfo[];
   /** Slice, map and scalar (not pointer) fields with `omitempty`: empty or zero (`isGoEmpty`) reads absent. */
   readonly omits: readonly FieldInfo[];
+  /** The other fields Go writes at their zero value: absent or null reads as that value. */
+  readonly zeros: readonly Zero[];
   /** Fields whose values hold such fields further down. */
   readonly nested: readonly Nested[];
+}
+
+interface Zero {
+  readonly json: string;
+  /** A scalar or null; or the JSON text of a struct's zero form (each use parses its own copy). */
+  readonly value: unknown;
+  readonly text?: string;
 }
 
 interface Nested {
@@ -49,6 +61,14 @@ function isOmittable(f: FieldInfo): boolean {
   return f.omitEmpty && (isSliceOrMap(f) || isScalar(f));
 }
 
+/** What a field that is neither a slice, a map nor omittable reads back as at its zero value, if anything. */
+function zeroOf(f: FieldInfo): Zero | undefined {
+  if (f.inline || f.json === '-') return undefined;
+  const zero = goZeroJson(f);
+  if (zero === undefined) return undefined;
+  return isObject(zero.value) ? { json: f.json, value: undefined, text: JSON.stringify(zero.value) } : { json: f.json, value: zero.value };
+}
+
 /** The message a field's value (or its elements, or its map values) is, if any. */
 function messageOf(f: FieldInfo): string | undefined {
   if (f.map !== undefined) return f.map.valueIsMessage ? f.map.value : undefined;
@@ -62,24 +82,33 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
     const pkg = name.slice(0, name.lastIndexOf('.'));
     fields.set(name, tuples.map((t) => fieldInfo(t, pkg)));
   }
+  const zeros = new Map<FieldInfo, Zero>();
+  for (const fs of fields.values()) {
+    for (const f of fs) {
+      const zero = isOmittable(f) || isSliceOrMap(f) ? undefined : zeroOf(f);
+      if (zero !== undefined) zeros.set(f, zero);
+    }
+  }
   // Which messages hold one, directly or through their fields: grown until nothing changes (types recurse).
   const holds = new Set<string>();
   for (let grew = true; grew; ) {
     grew = false;
     for (const [name, fs] of fields) {
       if (holds.has(name)) continue;
-      if (fs.some((f) => isSliceOrMap(f) || isOmittable(f) || holds.has(messageOf(f) ?? ''))) {
+      if (fs.some((f) => isSliceOrMap(f) || isOmittable(f) || zeros.has(f) || holds.has(messageOf(f) ?? ''))) {
         holds.add(name);
         grew = true;
       }
     }
   }
-  const plans = new Map<string, { nulls: FieldInfo[]; omits: FieldInfo[]; nested: Nested[] }>();
-  for (const name of holds) plans.set(name, { nulls: [], omits: [], nested: [] });
+  const plans = new Map<string, { nulls: FieldInfo[]; omits: FieldInfo[]; zeros: Zero[]; nested: Nested[] }>();
+  for (const name of holds) plans.set(name, { nulls: [], omits: [], zeros: [], nested: [] });
   for (const [name, plan] of plans) {
     for (const f of fields.get(name) ?? []) {
+      const zero = zeros.get(f);
       if (isOmittable(f)) plan.omits.push(f);
       else if (isSliceOrMap(f)) plan.nulls.push(f);
+      else if (zero !== undefined) plan.zeros.push(zero);
       const inner = plans.get(messageOf(f) ?? '');
       if (inner === undefined) continue;
       const shape = f.inline ? 'inline' : f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one';
@@ -100,6 +129,11 @@ function apply(plan: Plan, obj: Record<string, unknown>): void {
     // JSON null decodes to a scalar's zero as well.
     const v = obj[f.json];
     if (v !== undefined && (v === null || isGoEmpty(f, v))) delete obj[f.json];
+  }
+  for (const z of plan.zeros) {
+    // JSON null decodes to the zero value too (a struct's fields stay zero, a pointer stays nil).
+    const v = obj[z.json];
+    if (v === undefined || v === null) obj[z.json] = z.text !== undefined ? JSON.parse(z.text) : z.value;
   }
   for (const n of plan.nested) {
     if (n.shape === 'inline') {

@@ -9,11 +9,12 @@ function stored(obj: StoredObject): string {
   return JSON.stringify({ ...obj, metadata: md });
 }
 
+/** A pod in the form storage reads back (a creationTimestamp and the containers' resources are always there). */
 const pod = (md: NonNullable<StoredObject['metadata']>, phase = 'Running'): StoredObject => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: md,
-  spec: { containers: [{ name: 'app', image: 'pause' }] },
+  metadata: { creationTimestamp: '2026-11-27T10:00:00Z', ...md },
+  spec: { containers: [{ name: 'app', image: 'pause', resources: {} }] },
   status: { phase },
 });
 
