@@ -596,6 +596,8 @@ export class Store {
       if ((await this.opts.backend.get(objectKey(def, namespace, md.name))) !== undefined) {
         throw apiErrors.alreadyExists(groupResource(def), md.name);
       }
+      // kube-apiserver's dry-run storage answers with the object encoded and decoded as storage would.
+      asStoredForm(obj);
       return obj;
     }
     return this.writeNew(def, namespace, obj, generated);
