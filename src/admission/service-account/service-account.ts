@@ -1,10 +1,12 @@
 /**
  * ServiceAccount (`plugin/pkg/admission/serviceaccount`): on pod CREATE sets `spec.serviceAccountName` to
- * `default` when empty, requires the service account to exist, and copies its imagePullSecrets. Token
- * volumes are not mounted (kubemix runs no real containers). Mirror pods may reference no service account
- * and no secrets.
+ * `default` when empty, requires the service account to exist, mounts the service account token volume
+ * (`kube-api-access-xxxxx`, a projected volume of a bound token, the cluster CA and the namespace) into every
+ * container unless the pod or its service account turns automounting off, and copies the service account's
+ * imagePullSecrets. Mirror pods may reference no service account, no secrets and no token projection.
  */
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { Container, Pod, ProjectedVolumeSource, ServiceAccount as ServiceAccountObject } from 'kubernetes-types/core/v1.js';
+import { randomSuffix } from '../../apiserver/registry/strategy.js';
 import { admissionForbidden, isResource } from '../_errors.js';
 import { names } from '../names.js';
 import type { AdmissionAttributes, AdmissionLookup, MutatingPlugin, ValidatingPlugin } from '../types.js';
@@ -12,6 +14,50 @@ import type { AdmissionAttributes, AdmissionLookup, MutatingPlugin, ValidatingPl
 export const name = names.ServiceAccount;
 export const defaultServiceAccountName = 'default';
 const mirrorPodAnnotationKey = 'kubernetes.io/config.mirror';
+/** `ServiceAccountVolumeName`: the prefix of the token volume's name. */
+export const serviceAccountVolumeName = 'kube-api-access';
+/** `DefaultAPITokenMountPath`. */
+export const defaultAPITokenMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
+/** `serviceaccount.WarnOnlyBoundTokenExpirationSeconds`: one hour and seven seconds. */
+const warnOnlyBoundTokenExpirationSeconds = 3607;
+
+/** `TokenVolumeSource`: the bound token, the cluster CA and the namespace, with the default mode set explicitly. */
+export function tokenVolumeSource(): ProjectedVolumeSource {
+  return {
+    defaultMode: 420,
+    sources: [
+      { serviceAccountToken: { path: 'token', expirationSeconds: warnOnlyBoundTokenExpirationSeconds } },
+      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
+      { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
+    ],
+  };
+}
+
+/** `shouldAutomount`: the pod's preference wins, then the service account's, else true. */
+function shouldAutomount(sa: ServiceAccountObject, pod: Pod): boolean {
+  return pod.spec?.automountServiceAccountToken ?? sa.automountServiceAccountToken ?? true;
+}
+
+/**
+ * `mountServiceAccountToken`: every container (init containers first) without a mount at the token path
+ * gets one of the token volume, which is added unless a volume named `kube-api-access-*` is already there.
+ */
+function mountServiceAccountToken(pod: Pod): void {
+  const spec = (pod.spec ??= { containers: [] });
+  const existing = (spec.volumes ?? []).find((v) => v.name.startsWith(`${serviceAccountVolumeName}-`));
+  const volumeName = existing?.name ?? `${serviceAccountVolumeName}-${randomSuffix()}`;
+  let needsTokenVolume = false;
+  const mount = (containers: Container[] | undefined): void => {
+    for (const c of containers ?? []) {
+      if ((c.volumeMounts ?? []).some((m) => m.mountPath === defaultAPITokenMountPath)) continue;
+      (c.volumeMounts ??= []).push({ name: volumeName, readOnly: true, mountPath: defaultAPITokenMountPath });
+      needsTokenVolume = true;
+    }
+  };
+  mount(spec.initContainers);
+  mount(spec.containers);
+  if (existing === undefined && needsTokenVolume) (spec.volumes ??= []).push({ name: volumeName, projected: tokenVolumeSource() });
+}
 
 function isMirror(pod: Pod): boolean {
   return pod.metadata?.annotations?.[mirrorPodAnnotationKey] !== undefined;
@@ -46,6 +92,7 @@ export class ServiceAccount implements MutatingPlugin, ValidatingPlugin {
     if (sa === undefined) {
       throw admissionForbidden(a, `error looking up service account ${a.namespace}/${saName}: serviceaccount "${saName}" not found`);
     }
+    if (shouldAutomount(sa, pod)) mountServiceAccountToken(pod);
     if ((spec.imagePullSecrets ?? []).length === 0 && (sa.imagePullSecrets ?? []).length > 0) {
       spec.imagePullSecrets = (sa.imagePullSecrets ?? []).map((s) => ({ name: s.name ?? '' }));
     }
@@ -58,6 +105,9 @@ export class ServiceAccount implements MutatingPlugin, ValidatingPlugin {
     if (isMirror(pod)) {
       if ((pod.spec?.serviceAccountName ?? '') !== '') throw admissionForbidden(a, 'a mirror pod may not reference service accounts');
       if (referencesSecrets(pod)) throw admissionForbidden(a, 'a mirror pod may not reference secrets');
+      if ((pod.spec?.volumes ?? []).some((v) => (v.projected?.sources ?? []).some((s) => s.serviceAccountToken !== undefined))) {
+        throw admissionForbidden(a, 'a mirror pod may not use ServiceAccountToken volume projections');
+      }
       return;
     }
     const saName = pod.spec?.serviceAccountName ?? '';
