@@ -342,3 +342,21 @@ void test('a pod deleted while its image cannot be pulled ends Failed', () => {
   assert.equal(r.readyForDeletion, true);
   assert.equal(r.status.phase, 'Failed');
 });
+
+void test('container statuses report the mounts from the first status on, read-only ones with recursiveReadOnly Disabled', () => {
+  const token = { name: 'kube-api-access-x7k2q', mountPath: '/var/run/secrets/kubernetes.io/serviceaccount', readOnly: true };
+  const pod = makePod('m')
+    .init({ name: 'setup', image: 'busybox:1.36', volumeMounts: [token] })
+    .container({ name: 'app', image: 'nginx:1.27', volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: false }, { ...token, recursiveReadOnly: 'IfPossible' }] })
+    .container({ name: 'bare', image: 'nginx:1.27' })
+    .obj();
+  const { worker } = start(linuxSpec, pod);
+  const tokenStatus = { name: token.name, mountPath: token.mountPath, readOnly: true, recursiveReadOnly: 'Disabled' };
+  const first = worker.sync(T0);
+  const { last } = runUntil(worker, T0, T0 + 60_000);
+  for (const status of [first.status, last.status]) {
+    assert.deepEqual(status.initContainerStatuses?.[0]?.volumeMounts, [tokenStatus]);
+    assert.deepEqual(status.containerStatuses?.[0]?.volumeMounts, [{ name: 'data', mountPath: '/data' }, tokenStatus]);
+    assert.equal('volumeMounts' in (status.containerStatuses?.[1] ?? {}), false);
+  }
+});

@@ -120,6 +120,24 @@ export interface SyncResult {
   readonly readyForDeletion: boolean;
 }
 
+/**
+ * The container's mounts as 1.32 kubelets report them (`RecursiveReadOnlyMounts`, beta and on): each mount's
+ * name, path and read-only flag, and for a read-only mount its recursive mode, `Disabled` here: containerd 1.7
+ * reports no runtime handler features, so recursive read-only is never available (a mount asking for it
+ * `IfPossible` gets Disabled; kubelet logs an error for one asking `Enabled` and reports Disabled as well).
+ */
+function volumeMountStatuses(c: Container): Pick<ContainerStatus, 'volumeMounts'> {
+  const mounts = c.volumeMounts ?? [];
+  if (mounts.length === 0) return {};
+  return {
+    volumeMounts: mounts.map((m) => ({
+      name: m.name,
+      mountPath: m.mountPath,
+      ...(m.readOnly === true ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}),
+    })),
+  };
+}
+
 function iso(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
@@ -581,6 +599,7 @@ export class PodWorker {
       imageID: c.image?.image.repoDigest ?? '',
       ...(c.containerID !== undefined ? { containerID: c.containerID } : {}),
       started: c.state.kind === 'running',
+      ...volumeMountStatuses(c.spec),
     };
   }
 
