@@ -557,6 +557,10 @@ export class Store {
     }
     this.checkUnknownFields(def, obj, ctx);
     this.opts.policy.applyDefaults(def, obj);
+    // Field ownership is recorded from the object as the client sent it, defaulted: kube-apiserver's create
+    // handler updates managedFields before mutating admission and the strategy run, so what they add (a
+    // pod's service account, token volume and priority, a Service's cluster IPs) belongs to no manager.
+    if (ctx.applied !== true) this.opts.managedFields?.update(def, undefined, obj, ctx.fieldManager, '');
     await this.opts.policy.admit(this.admissionRequest('CREATE', def, '', namespace, md.name ?? '', obj, undefined, ctx));
     const txn = this.hooks(def)?.beginCreate?.(obj, ctx.dryRun);
     let created: StoredObject;
@@ -591,7 +595,6 @@ export class Store {
     const errs = this.opts.policy.validate(def, obj, undefined, '');
     if (errs.length > 0) throw this.invalid(def, md.name, errs);
     await this.opts.policy.validateAdmission(this.admissionRequest('CREATE', def, '', namespace, md.name, obj, undefined, ctx));
-    if (ctx.applied !== true) this.opts.managedFields?.update(def, undefined, obj, ctx.fieldManager, '');
     if (ctx.dryRun) {
       if ((await this.opts.backend.get(objectKey(def, namespace, md.name))) !== undefined) {
         throw apiErrors.alreadyExists(groupResource(def), md.name);
@@ -768,11 +771,21 @@ export class Store {
     this.checkTypeMeta(def, desired);
     this.checkUnknownFields(def, desired, ctx);
     if (subresource === '') this.opts.policy.applyDefaults(def, desired);
+    // As on create: updates and patches record field ownership before mutating admission and the strategy.
+    const owners = ctx.applied !== true ? this.opts.managedFields : undefined;
+    owners?.update(def, live, desired, ctx.fieldManager, subresource);
+    const managedFields = desired.metadata?.managedFields;
     await this.opts.policy.admit(this.admissionRequest('UPDATE', def, subresource, namespace, name, desired, live, ctx));
     if (subresource === '') onTransaction(this.hooks(def)?.beginUpdate?.(desired, live, ctx.dryRun));
     let next = prepareForUpdate(def, desired, live, subresource);
     if (subresource === 'finalize') next = { ...live, spec: desired['spec'] };
     const md = (next.metadata ??= {});
+    // The status strategies keep the stored metadata but the managedFields just recorded
+    // (metav1's ResetObjectMetaForStatus leaves them to track the status update).
+    if (owners !== undefined) {
+      if (managedFields === undefined) delete md.managedFields;
+      else md.managedFields = managedFields;
+    }
     const lmd = live.metadata ?? {};
     // Server-owned metadata cannot be changed by a client.
     md.name = lmd.name ?? name;
@@ -799,7 +812,6 @@ export class Store {
     const errs = this.opts.policy.validate(def, next, live, subresource);
     if (errs.length > 0) throw this.invalid(def, name, errs);
     await this.opts.policy.validateAdmission(this.admissionRequest('UPDATE', def, subresource, namespace, name, next, live, ctx));
-    if (ctx.applied !== true) this.opts.managedFields?.update(def, live, next, ctx.fieldManager, subresource);
     const cmp = compareForUpdate(next, live, liveJson);
     if (cmp.unchanged) return { next: live };
     return cmp.json !== undefined ? { next, json: cmp.json } : { next };
