@@ -21,6 +21,7 @@ export const names = {
   RootCACertPublisher: 'root-ca-certificate-publisher-controller',
   PodGC: 'pod-garbage-collector-controller',
   TTLAfterFinished: 'ttl-after-finished-controller',
+  TTL: 'ttl-controller',
   /** Approves and signs kubelet client CSRs (upstream's csrapproving and csrsigning together). */
   CertificateSigning: 'certificatesigningrequest-signing-controller',
   TokenCleaner: 'token-cleaner-controller',

@@ -22,6 +22,7 @@ import * as podgc from './podgc/podgc.js';
 import * as statefulset from './statefulset/statefulset.js';
 import * as taintEviction from './taint-eviction/taint-eviction.js';
 import * as ttlAfterFinished from './ttl-after-finished/ttl-after-finished.js';
+import * as ttl from './ttl/ttl.js';
 import * as serviceAccount from './serviceaccount/serviceaccount.js';
 import * as rootCAPublisher from './root-ca-publisher/root-ca-publisher.js';
 
@@ -78,6 +79,7 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.CronJob, (ctx) => cronjob.create(ctx));
   register(m, names.PodGC, (ctx) => podgc.create(ctx));
   register(m, names.TTLAfterFinished, (ctx) => ttlAfterFinished.create(ctx));
+  register(m, names.TTL, (ctx) => ttl.create(ctx));
   register(m, names.CertificateSigning, (ctx, o) =>
     csrSigning.create(ctx, o.clusterSigningCertPem === undefined || o.clusterSigningKeyPem === undefined ? {} : { ca: { certPem: o.clusterSigningCertPem, keyPem: o.clusterSigningKeyPem } }),
   );
