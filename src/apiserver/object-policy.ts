@@ -92,7 +92,7 @@ export function kubemixObjectPolicy(opts: ObjectPolicyOptions): ObjectPolicy {
     applyDefaults(def, obj) {
       const schema = custom(def);
       if (schema !== undefined) defaultCustomResource(schema, obj);
-      else if (!def.custom) applyDefaults({ group: def.group, kind: def.kind }, obj);
+      else if (!def.custom) applyDefaults({ group: def.group, version: def.version, kind: def.kind }, obj);
     },
     validate(def, obj: StoredObject, old, subresource) {
       const errs = validate({ group: def.group, kind: def.kind }, obj, old, { subresource, namespaced: def.namespaced });

@@ -4,10 +4,15 @@
  * `autoscaling/v2` (kube-apiserver keeps one storage for both forms). This store converts at the edges:
  * requests in the other form are turned into the storage form, answers are turned back, and field
  * selectors are renamed (`regarding.name` -> `involvedObject.name`). Everything else passes through.
+ *
+ * A write is defaulted in the form the client sent before it is converted, as kube-apiserver's decoder
+ * does (an autoscaling/v1 HPA gets v1's defaults); the store then applies the storage version's defaults,
+ * as kube-apiserver does when it reads the object back from etcd.
  */
 import { FieldSelector, type FieldRequirement } from '../../api/fields.js';
 import type { ResourceDef, ResourceTable } from '../discovery/resource-defs.js';
 import type { CachedObject, CacheEventType, CacheWatcherSink, StoredObject } from '../storage/watch-cache.js';
+import type { ObjectPolicy } from './policy.js';
 import { Store, type DeleteRequest, type DeleteResult, type GuaranteedUpdateOptions, type ListQuery, type ListResult, type RequestContext, type StoreOptions } from './store.js';
 
 interface Conversion {
@@ -92,11 +97,20 @@ export function hpaV2ToV1(obj: StoredObject): StoredObject {
 }
 
 export class ConvertingStore extends Store {
+  private readonly policy: ObjectPolicy;
+
   constructor(
     opts: StoreOptions,
     private readonly table: ResourceTable,
   ) {
     super(opts);
+    this.policy = opts.policy;
+  }
+
+  /** The client's object defaulted in its own version, then converted to the storage form. */
+  private decoded(c: Conversion, def: ResourceDef, obj: StoredObject): StoredObject {
+    this.policy.applyDefaults(def, obj);
+    return c.toStorage(obj);
   }
 
   private conversion(def: ResourceDef): Conversion | undefined {
@@ -153,7 +167,7 @@ export class ConvertingStore extends Store {
   override async create(def: ResourceDef, namespace: string, input: StoredObject, ctx: RequestContext): Promise<StoredObject> {
     const c = this.conversion(def);
     if (c === undefined) return super.create(def, namespace, input, ctx);
-    return c.fromStorage(await super.create(c.storage, namespace, c.toStorage(input), ctx));
+    return c.fromStorage(await super.create(c.storage, namespace, this.decoded(c, def, input), ctx));
   }
 
   override async guaranteedUpdate(
@@ -178,9 +192,11 @@ export class ConvertingStore extends Store {
       pinnedRv,
       (live) => {
         const out = mutate(live === undefined ? undefined : c.fromStorage(live));
-        return out === undefined ? undefined : c.toStorage(out);
+        if (out === undefined) return undefined;
+        // Subresource writes are not defaulted (the store's prepareUpdate does the same).
+        return subresource === '' ? this.decoded(c, def, out) : c.toStorage(out);
       },
-      createObject === undefined ? undefined : c.toStorage(createObject),
+      createObject === undefined ? undefined : this.decoded(c, def, createObject),
     );
     return { ...r, object: c.fromStorage(r.object) };
   }

@@ -2,8 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Deployment, DaemonSet } from 'kubernetes-types/apps/v1.js';
 import type { CronJob } from 'kubernetes-types/batch/v1.js';
-import type { Namespace, Pod, Secret, Service } from 'kubernetes-types/core/v1.js';
-import { applyDefaults, canonicalizeQuantities, defaultCronJob, defaultDaemonSet, defaultDeployment, defaultNamespace, defaultPod, defaultSecret, defaultService, imageTag, podQOSClass, preparePodForCreate, prepareServiceForUpdate } from './defaults.js';
+import type { Namespace, PersistentVolume, PersistentVolumeClaim, Pod, Secret, Service } from 'kubernetes-types/core/v1.js';
+import { applyDefaults, canonicalizeQuantities, defaultCronJob, defaultDaemonSet, defaultDeployment, defaultNamespace, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPod, defaultPodTemplateSpec, defaultSecret, defaultService, defaultStatefulSet, imageTag, podQOSClass, preparePodForCreate, prepareServiceForUpdate } from './defaults.js';
 import { canonicalQuantity, isQuantity } from '../../api/quantity.js';
 
 test('imagePullPolicy: Always for :latest or no tag, IfNotPresent otherwise (ParseImageName)', () => {
@@ -235,4 +235,118 @@ test('webhook configurations and admission policies get admissionregistration/v1
   const binding = { spec: { policyName: 'p' } };
   applyDefaults({ group: 'admissionregistration.k8s.io', kind: 'ValidatingAdmissionPolicyBinding' }, binding as never);
   assert.deepEqual(binding.spec, { policyName: 'p' });
+});
+
+// core/v1 defaults_test.go: TestSetDefaultPersistentVolume, TestSetDefaultPersistentVolumeClaim and
+// TestSetDefaultEphemeral share one table of volume modes.
+const volumeModeCases: { name: string; volumeMode: string | undefined; expectedVolumeMode: string }[] = [
+  { name: 'volume mode nil', volumeMode: undefined, expectedVolumeMode: 'Filesystem' },
+  { name: 'volume mode filesystem', volumeMode: 'Filesystem', expectedVolumeMode: 'Filesystem' },
+  { name: 'volume mode block', volumeMode: 'Block', expectedVolumeMode: 'Block' },
+];
+
+for (const tc of volumeModeCases) {
+  test(`SetDefaults_PersistentVolume: ${tc.name}`, () => {
+    const pv: PersistentVolume = { spec: tc.volumeMode === undefined ? {} : { volumeMode: tc.volumeMode } };
+    defaultPersistentVolume(pv);
+    assert.equal(pv.status?.phase, 'Pending');
+    assert.equal(pv.spec?.persistentVolumeReclaimPolicy, 'Retain');
+    assert.equal(pv.spec?.volumeMode, tc.expectedVolumeMode);
+  });
+
+  test(`SetDefaults_PersistentVolumeClaim: ${tc.name}`, () => {
+    const pvc: PersistentVolumeClaim = { spec: tc.volumeMode === undefined ? {} : { volumeMode: tc.volumeMode } };
+    defaultPersistentVolumeClaim(pvc);
+    assert.equal(pvc.status?.phase, 'Pending');
+    assert.equal(pvc.spec?.volumeMode, tc.expectedVolumeMode);
+  });
+
+  test(`SetDefaults_PersistentVolumeClaimSpec of an ephemeral volume's claim template: ${tc.name}`, () => {
+    const spec = tc.volumeMode === undefined ? {} : { volumeMode: tc.volumeMode };
+    const pod: Pod = { spec: { containers: [], volumes: [{ name: 'scratch', ephemeral: { volumeClaimTemplate: { spec } } }] } };
+    defaultPod(pod);
+    assert.equal(pod.spec?.volumes?.[0]?.ephemeral?.volumeClaimTemplate?.spec.volumeMode, tc.expectedVolumeMode);
+  });
+}
+
+test('SetDefaults_PersistentVolume keeps a reclaim policy and a phase that are set', () => {
+  const pv = { spec: { persistentVolumeReclaimPolicy: 'Delete', volumeMode: 'Block' }, status: { phase: 'Bound' } };
+  applyDefaults({ group: '', kind: 'PersistentVolume' }, pv as never);
+  assert.deepEqual(pv, { spec: { persistentVolumeReclaimPolicy: 'Delete', volumeMode: 'Block' }, status: { phase: 'Bound' } });
+});
+
+test('SetDefaults_PersistentVolumeClaim through applyDefaults: Pending, Filesystem, canonical requests', () => {
+  const pvc = { metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1.5Gi' } } } };
+  applyDefaults({ group: '', kind: 'PersistentVolumeClaim' }, pvc);
+  assert.deepEqual(pvc, {
+    metadata: { name: 'data' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1536Mi' } }, volumeMode: 'Filesystem' },
+    status: { phase: 'Pending' },
+  });
+});
+
+test('a StatefulSet claim template with a status but no phase gets phase Pending (SetDefaults_PersistentVolumeClaim)', () => {
+  const sts = { spec: { selector: {}, serviceName: 's', template: {}, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: {}, status: { capacity: { storage: '1Gi' } } }] } };
+  defaultStatefulSet(sts);
+  assert.deepEqual(sts.spec.volumeClaimTemplates[0], {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'data', creationTimestamp: null },
+    spec: { volumeMode: 'Filesystem' },
+    status: { capacity: { storage: '1Gi' }, phase: 'Pending' },
+  });
+});
+
+// The declarative `+default` markers of core/v1 volume sources (zz_generated.defaults.go), as the 1.32
+// OpenAPI documents them, for pod volumes and for the same sources of a PersistentVolume.
+const volumeSourceCases: { name: string; source: Record<string, unknown>; want: Record<string, unknown> }[] = [
+  { name: 'hostPath: type "" (HostPathUnset)', source: { hostPath: { path: '/data' } }, want: { hostPath: { path: '/data', type: '' } } },
+  { name: 'iscsi: iscsiInterface default', source: { iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0 } }, want: { iscsi: { targetPortal: '10.0.0.1:3260', iqn: 'iqn.2001-04.com.example:storage', lun: 0, iscsiInterface: 'default' } } },
+  { name: 'iscsi: an empty iscsiInterface is defaulted too', source: { iscsi: { iscsiInterface: '' } }, want: { iscsi: { iscsiInterface: 'default' } } },
+  { name: 'rbd: pool rbd, user admin, keyring /etc/ceph/keyring', source: { rbd: { monitors: ['10.0.0.2:6789'], image: 'img' } }, want: { rbd: { monitors: ['10.0.0.2:6789'], image: 'img', pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' } } },
+  { name: 'rbd: set values are kept', source: { rbd: { monitors: ['m'], image: 'img', pool: 'p', user: 'u', keyring: '/k' } }, want: { rbd: { monitors: ['m'], image: 'img', pool: 'p', user: 'u', keyring: '/k' } } },
+  { name: 'azureDisk: cachingMode ReadWrite, fsType ext4, readOnly false, kind Shared', source: { azureDisk: { diskName: 'd', diskURI: 'u' } }, want: { azureDisk: { diskName: 'd', diskURI: 'u', cachingMode: 'ReadWrite', fsType: 'ext4', readOnly: false, kind: 'Shared' } } },
+  { name: 'azureDisk: set values are kept', source: { azureDisk: { diskName: 'd', diskURI: 'u', cachingMode: 'None', fsType: 'xfs', readOnly: true, kind: 'Managed' } }, want: { azureDisk: { diskName: 'd', diskURI: 'u', cachingMode: 'None', fsType: 'xfs', readOnly: true, kind: 'Managed' } } },
+  { name: 'scaleIO: storageMode ThinProvisioned, fsType xfs', source: { scaleIO: { gateway: 'g', system: 's', secretRef: { name: 'x' } } }, want: { scaleIO: { gateway: 'g', system: 's', secretRef: { name: 'x' }, storageMode: 'ThinProvisioned', fsType: 'xfs' } } },
+];
+
+for (const tc of volumeSourceCases) {
+  test(`pod volume sources: ${tc.name}`, () => {
+    const pod = { spec: { containers: [], volumes: [{ name: 'v', ...structuredClone(tc.source) }] } };
+    defaultPod(pod);
+    assert.deepEqual(pod.spec.volumes[0], { name: 'v', ...tc.want });
+  });
+
+  test(`PersistentVolume sources: ${tc.name}`, () => {
+    const pv = { spec: { persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem', ...structuredClone(tc.source) }, status: { phase: 'Available' } };
+    defaultPersistentVolume(pv);
+    assert.deepEqual(pv.spec, { persistentVolumeReclaimPolicy: 'Retain', volumeMode: 'Filesystem', ...tc.want });
+  });
+}
+
+test('pod templates default their volume sources too (SetObjectDefaults_PodTemplate)', () => {
+  const tpl = { spec: { containers: [], volumes: [{ name: 'v', rbd: { monitors: ['m'], image: 'i' } }] } };
+  defaultPodTemplateSpec(tpl);
+  assert.deepEqual(tpl.spec.volumes[0], { name: 'v', rbd: { monitors: ['m'], image: 'i', pool: 'rbd', user: 'admin', keyring: '/etc/ceph/keyring' } });
+});
+
+test('ephemeral containers get SetDefaults_EphemeralContainer (the container defaults) with their nested defaults', () => {
+  const pod: Pod = {
+    spec: {
+      containers: [{ name: 'app', image: 'app:1' }],
+      ephemeralContainers: [{ name: 'debugger', image: 'busybox', ports: [{ containerPort: 8080 }], env: [{ name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName' } } }], readinessProbe: { httpGet: { port: 8080 } } }],
+    },
+  };
+  defaultPod(pod);
+  assert.deepEqual(pod.spec?.ephemeralContainers?.[0], {
+    name: 'debugger',
+    image: 'busybox',
+    imagePullPolicy: 'Always',
+    terminationMessagePath: '/dev/termination-log',
+    terminationMessagePolicy: 'File',
+    resources: {},
+    ports: [{ containerPort: 8080, protocol: 'TCP' }],
+    env: [{ name: 'NODE', valueFrom: { fieldRef: { fieldPath: 'spec.nodeName', apiVersion: 'v1' } } }],
+    readinessProbe: { httpGet: { port: 8080, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+  });
 });

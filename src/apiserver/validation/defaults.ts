@@ -8,12 +8,22 @@
  * - pod `priority`/`preemptionPolicy` and `serviceAccountName`: admission (Priority, ServiceAccount);
  * - service `clusterIP(s)`, `ipFamilies`, `ipFamilyPolicy`, node ports: the allocator
  *   (`../allocators/service-allocation.ts`).
+ * Nor these, because 1.32 shows nothing of them: `SetDefaults_ConfigMap` (an empty `data` map, which Go's
+ * `omitempty` never writes), and the defaults behind gates that are off in 1.32 (PodLevelResources' pod-level
+ * requests and limits, ImageVolume's pull policy).
  */
-import type { Container, PodSpec, PodTemplateSpec, Pod, Service, Node, Namespace, Secret, Endpoints, LimitRange, Probe, ReplicationController, Volume, PersistentVolumeClaim, PersistentVolumeClaimStatus, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { Container, PodSpec, PodTemplateSpec, Pod, Service, Node, Namespace, Secret, Endpoints, LimitRange, Probe, ReplicationController, Volume, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimSpec, PodStatus } from 'kubernetes-types/core/v1.js';
 import type { Deployment, ReplicaSet, DaemonSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { Job, CronJob, JobSpec } from 'kubernetes-types/batch/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
+import type { HorizontalPodAutoscaler, HorizontalPodAutoscalerSpec, HPAScalingRules } from 'kubernetes-types/autoscaling/v2.js';
+import type { HorizontalPodAutoscaler as HorizontalPodAutoscalerV1, HorizontalPodAutoscalerSpec as HorizontalPodAutoscalerSpecV1 } from 'kubernetes-types/autoscaling/v1.js';
+import type { IngressClass, NetworkPolicy, NetworkPolicySpec } from 'kubernetes-types/networking/v1.js';
+import type { CSIDriver, StorageClass, VolumeAttachment } from 'kubernetes-types/storage/v1.js';
+import type { ClusterRoleBinding, RoleBinding } from 'kubernetes-types/rbac/v1.js';
+import type { FlowSchema, FlowSchemaSpec, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
+import type { APIService } from '../local-apiservices.js';
 import type { KubeObject } from '../../client/client.js';
 import { canonicalQuantity, compareQuantities, isQuantity, parseQuantity } from '../../api/quantity.js';
 import { externallyAccessible } from './service.js';
@@ -78,9 +88,55 @@ function defaultVolume(v: Volume): void {
       if (s.serviceAccountToken !== undefined) s.serviceAccountToken.expirationSeconds ??= 3600;
     }
   }
-  if (v.hostPath !== undefined) v.hostPath.type ??= '';
-  if (v.iscsi !== undefined) v.iscsi.iscsiInterface ??= 'default';
+  defaultVolumeSources(v);
+  const claim = v.ephemeral?.volumeClaimTemplate;
+  if (given(claim)) defaultPersistentVolumeClaimSpec((claim.spec ??= {}));
   if (volumeSourceCount(v) === 0) v.emptyDir = {};
+}
+
+/** Whether a pointer field is set: JSON `null` decodes to Go's nil, as a missing field does. */
+function given<T>(v: T | null | undefined): v is T {
+  return v !== undefined && v !== null;
+}
+
+/** Whether a string field is empty: Go reads a missing or `null` string as `""`. */
+function unset(s: string | null | undefined): boolean {
+  return s === undefined || s === null || s === '';
+}
+
+/** The volume sources a pod volume and a PersistentVolume share and upstream defaults (core/v1). */
+interface DefaultedVolumeSources {
+  hostPath?: { type?: string } | null;
+  iscsi?: { iscsiInterface?: string } | null;
+  rbd?: { pool?: string; user?: string; keyring?: string } | null;
+  azureDisk?: { cachingMode?: string; fsType?: string; readOnly?: boolean; kind?: string } | null;
+  scaleIO?: { storageMode?: string; fsType?: string } | null;
+}
+
+/**
+ * The nested defaulters `SetObjectDefaults_Pod`, `_PersistentVolume` and `_VolumeAttachment` run on volume
+ * sources: `SetDefaults_HostPathVolumeSource` (type ""), `SetDefaults_ISCSI(Persistent)VolumeSource`, and
+ * the declarative `+default` markers of the RBD, AzureDisk and ScaleIO sources (the values the 1.32 OpenAPI
+ * documents as `default`; ScaleIO's storageMode is ThinProvisioned there).
+ */
+function defaultVolumeSources(s: DefaultedVolumeSources): void {
+  if (given(s.hostPath)) s.hostPath.type ??= '';
+  if (given(s.rbd)) {
+    if (unset(s.rbd.pool)) s.rbd.pool = 'rbd';
+    if (unset(s.rbd.user)) s.rbd.user = 'admin';
+    if (unset(s.rbd.keyring)) s.rbd.keyring = '/etc/ceph/keyring';
+  }
+  if (given(s.iscsi) && unset(s.iscsi.iscsiInterface)) s.iscsi.iscsiInterface = 'default';
+  if (given(s.azureDisk)) {
+    s.azureDisk.cachingMode ??= 'ReadWrite';
+    s.azureDisk.fsType ??= 'ext4';
+    s.azureDisk.readOnly ??= false;
+    s.azureDisk.kind ??= 'Shared';
+  }
+  if (given(s.scaleIO)) {
+    if (unset(s.scaleIO.storageMode)) s.scaleIO.storageMode = 'ThinProvisioned';
+    if (unset(s.scaleIO.fsType)) s.scaleIO.fsType = 'xfs';
+  }
 }
 
 function volumeSourceCount(v: Volume): number {
@@ -96,6 +152,8 @@ export function defaultPodSpec(spec: PodSpec): void {
   if ((spec.schedulerName ?? '') === '') spec.schedulerName = 'default-scheduler';
   for (const c of spec.initContainers ?? []) defaultContainer(c);
   for (const c of spec.containers) defaultContainer(c);
+  // SetDefaults_EphemeralContainer is SetDefaults_Container on the shared fields, with the same nested defaults.
+  for (const c of spec.ephemeralContainers ?? []) defaultContainer(c);
   for (const v of spec.volumes ?? []) defaultVolume(v);
   // The v1 conversion keeps the deprecated alias in step with serviceAccountName.
   if ((spec.serviceAccountName ?? '') === '' && (spec.serviceAccount ?? '') !== '') spec.serviceAccountName = spec.serviceAccount ?? '';
@@ -233,10 +291,7 @@ function defaultPVCTemplate(pvc: PersistentVolumeClaim): void {
   pvc.kind ??= 'PersistentVolumeClaim';
   pvc.metadata ??= {};
   if (!('creationTimestamp' in pvc.metadata)) (pvc.metadata as Record<string, unknown>)['creationTimestamp'] = null;
-  pvc.spec ??= {};
-  pvc.spec.volumeMode ??= 'Filesystem';
-  const p = pvc as { status?: PersistentVolumeClaimStatus };
-  p.status ??= { phase: 'Pending' };
+  defaultPersistentVolumeClaim(pvc);
 }
 
 /** `SetDefaults_StatefulSet` (apps/v1). */
@@ -501,12 +556,17 @@ export function defaultAdmissionPolicy(obj: AdmissionPolicy, isBinding: boolean)
   defaultMatchResources(isBinding ? spec.matchResources : spec.matchConstraints);
 }
 
-/** `SetDefaults_CustomResourceDefinitionSpec` (v1) and `SetDefaults_ServiceReference` of its conversion webhook. */
+/**
+ * `SetDefaults_CustomResourceDefinition` (v1): `SetDefaults_CustomResourceDefinitionSpec`, the
+ * `SetDefaults_ServiceReference` of its conversion webhook, and the first storage version as the stored one.
+ */
 type CrdForDefaults = {
   spec?: {
     names?: { kind?: string; singular?: string; listKind?: string };
     conversion?: { strategy?: string; webhook?: { clientConfig?: { service?: { port?: number } | null } | null } | null } | null;
+    versions?: { name?: string; storage?: boolean }[] | null;
   };
+  status?: { storedVersions?: string[] | null } | null;
 };
 
 export function defaultCustomResourceDefinition(obj: CrdForDefaults): void {
@@ -518,15 +578,225 @@ export function defaultCustomResourceDefinition(obj: CrdForDefaults): void {
   if (spec.conversion === undefined || spec.conversion === null) spec.conversion = { strategy: 'None' };
   const svc = spec.conversion.webhook?.clientConfig?.service;
   if (svc !== undefined && svc !== null) svc.port ??= 443;
+  const storage = (spec.versions ?? []).find((v) => v.storage === true);
+  if (storage !== undefined && (obj.status?.storedVersions ?? []).length === 0) {
+    obj.status = { ...obj.status, storedVersions: [storage.name ?? ''] };
+  }
 }
 
-/** Applies the defaults of the given kind, then canonicalizes its quantities. */
-export function applyDefaults(kind: { group: string; kind: string }, obj: KubeObject): void {
+/** `SetDefaults_PersistentVolumeClaimSpec`: volumeMode Filesystem (claims, claim templates, ephemeral volumes). */
+function defaultPersistentVolumeClaimSpec(spec: PersistentVolumeClaimSpec): void {
+  spec.volumeMode ??= 'Filesystem';
+}
+
+/** `SetObjectDefaults_PersistentVolumeClaim`: `SetDefaults_PersistentVolumeClaim` (phase Pending), then the spec's. */
+export function defaultPersistentVolumeClaim(pvc: PersistentVolumeClaim): void {
+  defaultPersistentVolumeClaimSpec((pvc.spec ??= {}));
+  const status = statusOf(pvc);
+  if (unset(status.phase)) status.phase = 'Pending';
+}
+
+/** The status of an object whose type marks it read-only (kubernetes-types): defaulting writes it all the same. */
+function statusOf<S extends object>(obj: { readonly status?: S }): S {
+  const writable = obj as { status?: S };
+  return (writable.status ??= {} as S);
+}
+
+/**
+ * `SetObjectDefaults_PersistentVolume`: `SetDefaults_PersistentVolume` (phase Pending, reclaim policy
+ * Retain, volumeMode Filesystem), then the defaults of its volume source.
+ */
+export function defaultPersistentVolume(pv: PersistentVolume): void {
+  const spec = (pv.spec ??= {});
+  if (unset(spec.persistentVolumeReclaimPolicy)) spec.persistentVolumeReclaimPolicy = 'Retain';
+  spec.volumeMode ??= 'Filesystem';
+  defaultVolumeSources(spec);
+  const status = statusOf(pv);
+  if (unset(status.phase)) status.phase = 'Pending';
+}
+
+/**
+ * autoscaling/v1 `SetDefaults_HorizontalPodAutoscaler`: minReplicas 1. That an object without a CPU target
+ * reads back with 80% is the conversion's doing (see `defaultHorizontalPodAutoscaler`), not a v1 default.
+ */
+export function defaultHorizontalPodAutoscalerV1(hpa: HorizontalPodAutoscalerV1): void {
+  const spec = (hpa.spec ??= {} as HorizontalPodAutoscalerSpecV1);
+  spec.minReplicas ??= 1;
+}
+
+/** `autoscaling.DefaultCPUUtilization`. */
+const defaultCPUUtilization = 80;
+
+/**
+ * autoscaling/v2 `SetDefaults_HorizontalPodAutoscaler`: minReplicas 1, a CPU utilization target of 80%
+ * when no metric is given, then `SetDefaults_HorizontalPodAutoscalerBehavior`. An autoscaling/v1 object
+ * gets the same CPU target from its conversion (`Convert_v1_HorizontalPodAutoscaler_To_autoscaling_...`
+ * fills it in when there is no metric at all), which kubemix's store runs before these defaults.
+ */
+export function defaultHorizontalPodAutoscaler(hpa: HorizontalPodAutoscaler): void {
+  const spec = (hpa.spec ??= {} as HorizontalPodAutoscalerSpec);
+  spec.minReplicas ??= 1;
+  if ((spec.metrics ?? []).length === 0) {
+    spec.metrics = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: defaultCPUUtilization } } }];
+  }
+  // SetDefaults_HorizontalPodAutoscalerBehavior: rules are filled in only where a behavior is given.
+  const behavior = spec.behavior;
+  if (given(behavior)) {
+    behavior.scaleUp = generateHPAScaleUpRules(behavior.scaleUp);
+    behavior.scaleDown = generateHPAScaleDownRules(behavior.scaleDown);
+  }
+}
+
+/** `GenerateHPAScaleUpRules`: `defaultHPAScaleUpRules` (no stabilization; the larger of 4 pods and 100% per 15s) under the rules given. */
+export function generateHPAScaleUpRules(rules: HPAScalingRules | null | undefined): HPAScalingRules {
+  const defaults: HPAScalingRules = {
+    stabilizationWindowSeconds: 0,
+    selectPolicy: 'Max',
+    policies: [
+      { type: 'Pods', value: 4, periodSeconds: 15 },
+      { type: 'Percent', value: 100, periodSeconds: 15 },
+    ],
+  };
+  return copyHPAScalingRules(rules, defaults);
+}
+
+/**
+ * `GenerateHPAScaleDownRules`: `defaultHPAScaleDownRules` (100% per 15s) under the rules given. The
+ * stabilization window stays unset: the controller's `--horizontal-pod-autoscaler-downscale-stabilization` applies.
+ */
+export function generateHPAScaleDownRules(rules: HPAScalingRules | null | undefined): HPAScalingRules {
+  const defaults: HPAScalingRules = { selectPolicy: 'Max', policies: [{ type: 'Percent', value: 100, periodSeconds: 15 }] };
+  return copyHPAScalingRules(rules, defaults);
+}
+
+/** `copyHPAScalingRules`: every field set in `from` replaces the default in `to` (an empty policy list too). */
+function copyHPAScalingRules(from: HPAScalingRules | null | undefined, to: HPAScalingRules): HPAScalingRules {
+  if (!given(from)) return to;
+  if (given(from.selectPolicy)) to.selectPolicy = from.selectPolicy;
+  if (given(from.stabilizationWindowSeconds)) to.stabilizationWindowSeconds = from.stabilizationWindowSeconds;
+  if (given(from.policies)) to.policies = from.policies;
+  return to;
+}
+
+/**
+ * `SetObjectDefaults_NetworkPolicy`: `SetDefaults_NetworkPolicy` (policyTypes Ingress, plus Egress when
+ * egress rules are given), then `SetDefaults_NetworkPolicyPort` (protocol TCP) on every ingress and egress port.
+ */
+export function defaultNetworkPolicy(np: NetworkPolicy): void {
+  const spec = (np.spec ??= {} as NetworkPolicySpec);
+  if ((spec.policyTypes ?? []).length === 0) {
+    spec.policyTypes = (spec.egress ?? []).length !== 0 ? ['Ingress', 'Egress'] : ['Ingress'];
+  }
+  for (const rule of [...(spec.ingress ?? []), ...(spec.egress ?? [])]) for (const port of rule.ports ?? []) port.protocol ??= 'TCP';
+}
+
+/** `SetDefaults_IngressClass`: a parameters reference without a scope is cluster-scoped. */
+export function defaultIngressClass(ic: IngressClass): void {
+  const parameters = ic.spec?.parameters;
+  if (given(parameters)) parameters.scope ??= 'Cluster';
+}
+
+/** `SetDefaults_StorageClass`: reclaimPolicy Delete, volumeBindingMode Immediate. */
+export function defaultStorageClass(sc: StorageClass): void {
+  sc.reclaimPolicy ??= 'Delete';
+  sc.volumeBindingMode ??= 'Immediate';
+}
+
+/**
+ * `SetDefaults_CSIDriver`, in its order. seLinuxMount is defaulted behind SELinuxMountReadWriteOncePod,
+ * beta and on by default since 1.28.
+ */
+export function defaultCSIDriver(driver: CSIDriver): void {
+  const spec = (driver.spec ??= {});
+  spec.attachRequired ??= true;
+  spec.podInfoOnMount ??= false;
+  spec.storageCapacity ??= false;
+  spec.fsGroupPolicy ??= 'ReadWriteOnceWithFSType';
+  if ((spec.volumeLifecycleModes ?? []).length === 0) spec.volumeLifecycleModes = ['Persistent'];
+  spec.requiresRepublish ??= false;
+  spec.seLinuxMount ??= false;
+}
+
+/** `SetObjectDefaults_VolumeAttachment`: the volume source defaults of an inline (migrated) volume spec. */
+export function defaultVolumeAttachment(va: VolumeAttachment): void {
+  const inline = va.spec?.source?.inlineVolumeSpec;
+  if (given(inline)) defaultVolumeSources(inline);
+}
+
+const rbacGroup = 'rbac.authorization.k8s.io';
+
+/**
+ * `SetObjectDefaults_RoleBinding` / `_ClusterRoleBinding`: the role reference's apiGroup, then
+ * `SetDefaults_Subject` on each subject (User and Group in the RBAC group; a ServiceAccount keeps "").
+ */
+export function defaultRoleBinding(binding: RoleBinding | ClusterRoleBinding): void {
+  const roleRef = (binding.roleRef ??= { apiGroup: '', kind: '', name: '' });
+  if (unset(roleRef.apiGroup)) roleRef.apiGroup = rbacGroup;
+  for (const subject of binding.subjects ?? []) {
+    if (unset(subject.apiGroup) && (subject.kind === 'User' || subject.kind === 'Group')) subject.apiGroup = rbacGroup;
+  }
+}
+
+/** flowcontrol/v1 `SetDefaults_FlowSchemaSpec`: matchingPrecedence 1000. */
+export function defaultFlowSchema(fs: FlowSchema): void {
+  const spec = (fs.spec ??= {} as FlowSchemaSpec);
+  if ((spec.matchingPrecedence ?? 0) === 0) spec.matchingPrecedence = 1000;
+}
+
+/**
+ * flowcontrol/v1 `SetObjectDefaults_PriorityLevelConfiguration`: `SetDefaults_LimitedPriorityLevelConfiguration`
+ * (30 shares, lending 0%) and `SetDefaults_QueuingConfiguration` (8 of 64 queues, 50 long), then
+ * `SetDefaults_ExemptPriorityLevelConfiguration` (0 shares, lending 0%).
+ */
+export function defaultPriorityLevelConfiguration(plc: PriorityLevelConfiguration): void {
+  const limited = plc.spec?.limited;
+  if (given(limited)) {
+    limited.nominalConcurrencyShares ??= 30;
+    limited.lendablePercent ??= 0;
+    const queuing = limited.limitResponse?.queuing;
+    if (given(queuing)) {
+      if ((queuing.handSize ?? 0) === 0) queuing.handSize = 8;
+      if ((queuing.queues ?? 0) === 0) queuing.queues = 64;
+      if ((queuing.queueLengthLimit ?? 0) === 0) queuing.queueLengthLimit = 50;
+    }
+  }
+  const exempt = plc.spec?.exempt;
+  if (given(exempt)) {
+    exempt.nominalConcurrencyShares ??= 0;
+    exempt.lendablePercent ??= 0;
+  }
+}
+
+/** apiregistration/v1 `SetObjectDefaults_APIService`: `SetDefaults_ServiceReference` (port 443) of its service. */
+export function defaultAPIService(apiService: APIService): void {
+  const service = apiService.spec?.service;
+  if (given(service)) service.port ??= 443;
+}
+
+/**
+ * The kind, and the version the object is in: kube-apiserver defaults a request as it decodes it, in the
+ * version the client sent and before converting it to the storage version. Without a version, the
+ * object's own apiVersion tells.
+ */
+export interface DefaultedKind {
+  group: string;
+  kind: string;
+  version?: string;
+}
+
+/** Applies the defaults of the given kind in the given version, then canonicalizes its quantities. */
+export function applyDefaults(kind: DefaultedKind, obj: KubeObject): void {
   applyKindDefaults(kind, obj);
   canonicalizeQuantities(obj);
 }
 
-function applyKindDefaults(kind: { group: string; kind: string }, obj: KubeObject): void {
+function versionOf(kind: DefaultedKind, obj: KubeObject): string {
+  if (kind.version !== undefined) return kind.version;
+  const apiVersion = obj.apiVersion ?? '';
+  return apiVersion.slice(apiVersion.indexOf('/') + 1);
+}
+
+function applyKindDefaults(kind: DefaultedKind, obj: KubeObject): void {
   switch (`${kind.group}/${kind.kind}`) {
     case '/Pod':
       return defaultPod(obj as Pod);
@@ -546,6 +816,10 @@ function applyKindDefaults(kind: { group: string; kind: string }, obj: KubeObjec
       return defaultLimitRange(obj as LimitRange);
     case '/ReplicationController':
       return defaultReplicationController(obj as ReplicationController);
+    case '/PersistentVolume':
+      return defaultPersistentVolume(obj as PersistentVolume);
+    case '/PersistentVolumeClaim':
+      return defaultPersistentVolumeClaim(obj as PersistentVolumeClaim);
     case 'apps/Deployment':
       return defaultDeployment(obj as Deployment);
     case 'apps/ReplicaSet':
@@ -572,6 +846,27 @@ function applyKindDefaults(kind: { group: string; kind: string }, obj: KubeObjec
       return defaultAdmissionPolicy(obj as AdmissionPolicy, false);
     case 'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding':
       return defaultAdmissionPolicy(obj as AdmissionPolicy, true);
+    case 'autoscaling/HorizontalPodAutoscaler':
+      return versionOf(kind, obj) === 'v1' ? defaultHorizontalPodAutoscalerV1(obj as HorizontalPodAutoscalerV1) : defaultHorizontalPodAutoscaler(obj as HorizontalPodAutoscaler);
+    case 'networking.k8s.io/NetworkPolicy':
+      return defaultNetworkPolicy(obj as NetworkPolicy);
+    case 'networking.k8s.io/IngressClass':
+      return defaultIngressClass(obj as IngressClass);
+    case 'storage.k8s.io/StorageClass':
+      return defaultStorageClass(obj as StorageClass);
+    case 'storage.k8s.io/CSIDriver':
+      return defaultCSIDriver(obj as CSIDriver);
+    case 'storage.k8s.io/VolumeAttachment':
+      return defaultVolumeAttachment(obj as VolumeAttachment);
+    case 'rbac.authorization.k8s.io/RoleBinding':
+    case 'rbac.authorization.k8s.io/ClusterRoleBinding':
+      return defaultRoleBinding(obj as RoleBinding);
+    case 'flowcontrol.apiserver.k8s.io/FlowSchema':
+      return defaultFlowSchema(obj as FlowSchema);
+    case 'flowcontrol.apiserver.k8s.io/PriorityLevelConfiguration':
+      return defaultPriorityLevelConfiguration(obj as PriorityLevelConfiguration);
+    case 'apiregistration.k8s.io/APIService':
+      return defaultAPIService(obj);
     default:
   }
 }
