@@ -66,3 +66,93 @@ export function goServicePort(p: Pick<ServicePort, 'protocol' | 'port'> & Partia
 export function goIntPtr(v: number | undefined, bits: 32 | 64 = 64): GoValue | number {
   return v === undefined ? new GoValue(`(*int${bits})(nil)`) : v;
 }
+
+/** A `resource.Quantity` as the API server decoded it: its sign and its `%#v`. */
+export interface GoQuantity {
+  readonly sign: -1 | 0 | 1;
+  readonly value: GoValue;
+}
+
+const decimalSuffixExponents: Readonly<Record<string, number>> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+const binarySuffixExponents: Readonly<Record<string, number>> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+const int64Max = (1n << 63n) - 1n;
+
+function quantityRepr(value: bigint, scale: number, cached: string, format: string, dec = '(*inf.Dec)(nil)'): GoValue {
+  return new GoValue(`resource.Quantity{i:resource.int64Amount{value:${value}, scale:${scale}}, d:resource.infDecAmount{Dec:${dec}}, s:${goQuote(cached)}, Format:${goQuote(format)}}`);
+}
+
+/**
+ * `resource.ParseQuantity` of a quantity's JSON text, rendered as `%#v` prints the struct (field errors
+ * about quantities print it so: `Quantity.String` has a pointer receiver). Values that fit the int64 fast
+ * path print exactly, including the cached string of canonical input; others are an `*inf.Dec` in Go,
+ * whose address we cannot reproduce, so its decimal value is printed instead. Undefined when the text
+ * does not parse (the decoder refuses such a body before validation).
+ */
+export function goQuantity(input: string | number): GoQuantity | undefined {
+  const str = String(input).trim();
+  if (str === '0') return { sign: 0, value: quantityRepr(0n, 0, str, 'DecimalSI') };
+  const m = /^([+-]?)0*(\d*)(?:\.(\d*))?(.*)$/.exec(str);
+  if (str === '' || m === null) return undefined;
+  const positive = m[1] !== '-';
+  const num = (m[2] ?? '') === '' ? '0' : (m[2] ?? '0');
+  const denom = m[3] ?? '';
+  const suffix = m[4] ?? '';
+  if (!/^(?:[eEinumkKMGTP]*[-+]?\d*)$/.test(suffix)) return undefined;
+  let exponent: number;
+  let format: 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
+  if (suffix in decimalSuffixExponents) [exponent, format] = [decimalSuffixExponents[suffix] ?? 0, 'DecimalSI'];
+  else if (suffix in binarySuffixExponents) [exponent, format] = [binarySuffixExponents[suffix] ?? 0, 'BinarySI'];
+  else if (/^[eE][-+]?\d+$/.test(suffix)) [exponent, format] = [Number(suffix.slice(1)), 'DecimalExponent'];
+  else return undefined;
+  const digits = BigInt(num + denom);
+  const sign = digits === 0n ? 0 : positive ? 1 : -1;
+  let precision: number;
+  let scale = 0;
+  let mantissa = 1n;
+  if (format === 'BinarySI') {
+    if (denom.length === 0) {
+      mantissa = 1n << BigInt(exponent);
+      precision = 15 - num.length - Math.trunc((exponent * 3) / 10) - 1;
+    } else {
+      precision = -1;
+    }
+  } else {
+    scale = exponent;
+    precision = 18 - (num.length + denom.length);
+  }
+  if (precision >= 0) {
+    scale -= denom.length;
+    const shifted = num + denom;
+    if (scale >= -9 && digits <= int64Max && digits * mantissa <= int64Max) {
+      const result = positive ? digits * mantissa : -(digits * mantissa);
+      const canonical =
+        format === 'BinarySI' ? exponent % 10 === 0 && (digits & 7n) !== 0n : scale % 3 === 0 && !shifted.endsWith('000') && !shifted.startsWith('0');
+      return { sign, value: quantityRepr(result, scale, canonical ? str : '', format) };
+    }
+  }
+  // The inf.Dec path: the value with its suffix applied, rounded up to nano-units.
+  const base = format === 'BinarySI' ? digits * (1n << BigInt(exponent)) : digits;
+  const decimals = denom.length - (format === 'BinarySI' ? 0 : exponent);
+  const text = decimalText(positive ? base : -base, decimals);
+  const finalFormat = format === 'BinarySI' && decimals > 0 && base < 10n ** BigInt(decimals) && base > 0n ? 'DecimalSI' : format;
+  return { sign, value: quantityRepr(0n, 0, '', finalFormat, `(*inf.Dec)(${text})`) };
+}
+
+function decimalText(unscaled: bigint, scale: number): string {
+  if (scale <= 0) return (unscaled * 10n ** BigInt(-scale)).toString();
+  const neg = unscaled < 0n;
+  const digits = (neg ? -unscaled : unscaled).toString().padStart(scale + 1, '0');
+  return `${neg ? '-' : ''}${digits.slice(0, -scale)}.${digits.slice(-scale)}`;
+}
+
+/**
+ * `policy.PodDisruptionBudgetSpec` as `%#v`. Its fields are pointers, which Go prints as addresses we
+ * cannot reproduce; a set pointer prints its pointed-to value instead.
+ */
+export function goPodDisruptionBudgetSpec(spec: { minAvailable?: number | string; maxUnavailable?: number | string; selector?: LabelSelector; unhealthyPodEvictionPolicy?: string }): GoValue {
+  const ios = (v: number | string | undefined): string => (v === undefined ? '(*intstr.IntOrString)(nil)' : `(*intstr.IntOrString)(${goIntOrString(v).repr})`);
+  const sel = spec.selector === undefined ? '(*v1.LabelSelector)(nil)' : `(*v1.LabelSelector)(${goLabelSelector(spec.selector).repr})`;
+  const policy = spec.unhealthyPodEvictionPolicy;
+  const pol = policy === undefined ? '(*policy.UnhealthyPodEvictionPolicyType)(nil)' : `(*policy.UnhealthyPodEvictionPolicyType)(${goQuote(policy)})`;
+  return new GoValue(`policy.PodDisruptionBudgetSpec{MinAvailable:${ios(spec.minAvailable)}, Selector:${sel}, MaxUnavailable:${ios(spec.maxUnavailable)}, UnhealthyPodEvictionPolicy:${pol}}`);
+}

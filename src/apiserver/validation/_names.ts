@@ -94,6 +94,19 @@ export function isDNS1123Subdomain(value: string): string[] {
   return errs;
 }
 
+const wildcardDNS1123SubdomainFmt = `\\*\\.${dns1123SubdomainFmt}`;
+const wildcardDNS1123SubdomainErrMsg =
+  "a wildcard DNS-1123 subdomain must start with '*.', followed by a valid DNS subdomain, which must consist of lower case alphanumeric characters, '-' or '.' and end with an alphanumeric character";
+const wildcardDNS1123SubdomainRe = new RegExp(`^${wildcardDNS1123SubdomainFmt}$`);
+
+/** `IsWildcardDNS1123Subdomain` (`*.example.com`). */
+export function isWildcardDNS1123Subdomain(value: string): string[] {
+  const errs: string[] = [];
+  if (value.length > dns1123SubdomainMaxLength) errs.push(maxLenError(dns1123SubdomainMaxLength));
+  if (!wildcardDNS1123SubdomainRe.test(value)) errs.push(regexError(wildcardDNS1123SubdomainErrMsg, wildcardDNS1123SubdomainFmt, '*.example.com'));
+  return errs;
+}
+
 /** `IsDNS1035Label`. */
 export function isDNS1035Label(value: string): string[] {
   const errs: string[] = [];
@@ -186,9 +199,9 @@ export function isValidPortName(port: string): string[] {
   return errs;
 }
 
-/** `IsValidIP` messages (IPv4 dotted quad or IPv6). */
+/** `IsValidIP` messages: an address `ParseIPSloppy` reads (1.32: IPv4 octets may have leading zeros). */
 export function isValidIP(value: string): string[] {
-  if (parseIPv4(value) !== undefined || isIPv6(value)) return [];
+  if (parseIPSloppy(value) !== undefined) return [];
   return ['must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)'];
 }
 
@@ -215,6 +228,122 @@ export function isIPv6(value: string): boolean {
   return groups.length <= 8 && groups.every((g) => /^[0-9a-fA-F]{1,4}$/.test(g) || parseIPv4(g) !== undefined);
 }
 
+/**
+ * An IP address as k8s.io/utils/net's `ParseIPSloppy` reads it (Go's pre-1.17 parser: IPv4 octets may
+ * carry leading zeros, IPv6 may end in a dotted IPv4), as 16 bytes (IPv4 in its v4-in-v6 form), or
+ * undefined when it does not parse.
+ */
+export function parseIPSloppy(value: string): Uint8Array | undefined {
+  for (const c of value) {
+    if (c === '.') return parseIPv4Sloppy(value);
+    if (c === ':') return parseIPv6(value);
+  }
+  return undefined;
+}
+
+const v4InV6Prefix = [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff];
+
+function parseIPv4Sloppy(value: string): Uint8Array | undefined {
+  const parts = value.split('.');
+  if (parts.length !== 4 || !parts.every((p) => /^\d+$/.test(p) && Number(p) <= 255)) return undefined;
+  return Uint8Array.from([...v4InV6Prefix, ...parts.map(Number)]);
+}
+
+/** Go's `parseIPv6`: hex groups, one `::`, an optional trailing dotted IPv4. */
+function parseIPv6(value: string): Uint8Array | undefined {
+  const ip = new Uint8Array(16);
+  let s = value;
+  let ellipsis = -1;
+  if (s.startsWith('::')) {
+    ellipsis = 0;
+    s = s.slice(2);
+    if (s === '') return ip;
+  }
+  let i = 0;
+  while (i < 16) {
+    const m = /^[0-9a-fA-F]+/.exec(s);
+    if (m === null || parseInt(m[0], 16) > 0xffff) return undefined;
+    const c = m[0].length;
+    if (s[c] === '.') {
+      if ((ellipsis < 0 && i !== 12) || i + 4 > 16) return undefined;
+      const v4 = parseIPv4Sloppy(s);
+      if (v4 === undefined) return undefined;
+      ip.set(v4.subarray(12), i);
+      s = '';
+      i += 4;
+      break;
+    }
+    const n = parseInt(m[0], 16);
+    ip[i] = n >> 8;
+    ip[i + 1] = n & 0xff;
+    i += 2;
+    s = s.slice(c);
+    if (s === '') break;
+    if (s[0] !== ':' || s.length === 1) return undefined;
+    s = s.slice(1);
+    if (s[0] === ':') {
+      if (ellipsis >= 0) return undefined;
+      ellipsis = i;
+      s = s.slice(1);
+      if (s === '') break;
+    }
+  }
+  if (s !== '') return undefined;
+  if (i < 16) {
+    if (ellipsis < 0) return undefined;
+    const n = 16 - i;
+    ip.copyWithin(ellipsis + n, ellipsis, i);
+    ip.fill(0, ellipsis, ellipsis + n);
+  } else if (ellipsis >= 0) {
+    return undefined;
+  }
+  return ip;
+}
+
+/** A parsed CIDR: its network address (4 or 16 bytes, as Go's `IPNet.IP`) and prefix length. */
+export interface IPNet {
+  readonly ip: Uint8Array;
+  readonly prefix: number;
+}
+
+/** `netutils.ParseCIDRSloppy`'s network (`_, ipnet, err := ...`), or undefined when it does not parse. */
+export function parseCIDRSloppy(value: string): IPNet | undefined {
+  const slash = value.indexOf('/');
+  if (slash < 0) return undefined;
+  const addr = value.slice(0, slash);
+  const mask = value.slice(slash + 1);
+  let ip = parseIPv4Sloppy(addr)?.subarray(12);
+  if (ip === undefined) ip = parseIPv6(addr);
+  if (ip === undefined || !/^\d+$/.test(mask)) return undefined;
+  const prefix = Number(mask);
+  if (prefix > ip.length * 8) return undefined;
+  return { ip: maskIP(ip, prefix), prefix };
+}
+
+function maskIP(ip: Uint8Array, prefix: number): Uint8Array {
+  return ip.map((b, i) => {
+    const bits = Math.min(8, Math.max(0, prefix - i * 8));
+    return b & ((0xff << (8 - bits)) & 0xff);
+  });
+}
+
+/** Go's `To4`: the 4-byte form of an IPv4 (or v4-in-v6) address, else undefined. */
+function to4(ip: Uint8Array): Uint8Array | undefined {
+  if (ip.length === 4) return ip;
+  return v4InV6Prefix.every((b, i) => ip[i] === b) ? ip.subarray(12) : undefined;
+}
+
+/** `(*net.IPNet).Contains`. */
+export function ipNetContains(net: IPNet, ip: Uint8Array): boolean {
+  const nn = to4(net.ip) ?? net.ip;
+  const prefix = nn.length < net.ip.length ? net.prefix - 96 : net.prefix;
+  const other = to4(ip) ?? ip;
+  if (other.length !== nn.length) return false;
+  const a = maskIP(nn, prefix);
+  const b = maskIP(other, prefix);
+  return a.every((x, i) => x === b[i]);
+}
+
 /** `NameIsDNSSubdomain` (with `prefix`, a trailing dash is allowed as for generateName). */
 export function nameIsDNSSubdomain(name: string, prefix: boolean): string[] {
   return isDNS1123Subdomain(prefix ? maskTrailingDash(name) : name);
@@ -230,17 +359,13 @@ export function nameIsDNS1035Label(name: string, prefix: boolean): string[] {
   return isDNS1035Label(prefix ? maskTrailingDash(name) : name);
 }
 
-/** `ValidatePathSegmentName`: names used in URL path segments (e.g. RBAC objects). */
+/**
+ * `ValidatePathSegmentName` (`IsValidPathSegmentName`, or `IsValidPathSegmentPrefix` for a prefix): names
+ * used in URL path segments (RBAC objects, object references). Every forbidden character is reported.
+ */
 export function validatePathSegmentName(name: string, prefix: boolean): string[] {
-  if (prefix) {
-    if (name.includes('/')) return ["may not contain '/'"];
-    if (name.includes('%')) return ["may not contain '%'"];
-    return [];
-  }
-  if (name === '.' || name === '..') return [`may not be '${name}'`];
-  if (name.includes('/')) return ["may not contain '/'"];
-  if (name.includes('%')) return ["may not contain '%'"];
-  return [];
+  if (!prefix && (name === '.' || name === '..')) return [`may not be '${name}'`];
+  return ['/', '%'].filter((c) => name.includes(c)).map((c) => `may not contain '${c}'`);
 }
 
 function maskTrailingDash(name: string): string {

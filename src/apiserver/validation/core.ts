@@ -1,20 +1,19 @@
 /**
  * The smaller kinds: Node, Namespace, ConfigMap, Secret, ServiceAccount, Event, Endpoints, LimitRange,
  * ReplicationController (core/v1), RuntimeClass (node.k8s.io/v1), PriorityClass (scheduling.k8s.io/v1), Lease
- * (coordination.k8s.io/v1), PodDisruptionBudget (policy/v1), EndpointSlice (discovery.k8s.io/v1).
+ * (coordination.k8s.io/v1), EndpointSlice (discovery.k8s.io/v1).
  */
 import type { ConfigMap, Endpoints, Event, LimitRange, Namespace, Node, ReplicationController, Secret, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
-import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { type FieldError, fieldErrors, GoValue, Path } from '../../api/field-errors.js';
-import { isConfigMapKey, isDNS1123Label, isValidIP, isValidPortNum, nameIsDNSLabel, nameIsDNSSubdomain, validatePathSegmentName } from './_names.js';
+import { isConfigMapKey, isDNS1123Label, isValidIP, isValidPortNum, nameIsDNSLabel, nameIsDNSSubdomain } from './_names.js';
 import { goIntOrString, goLabelSelector } from './_go.js';
-import { isNotMoreThan100Percent, validatePodTemplateSpecForReplicaSet, validatePositiveIntOrPercent } from './apps.js';
+import { validatePodTemplateSpecForReplicaSet } from './apps.js';
 import { selectorFromSet } from '../../api/labels.js';
-import { semanticDeepEqual, validateImmutableField, validateLabels, validateLabelSelector, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
+import { semanticDeepEqual, validateImmutableField, validateLabels, validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { validateResourceList, validateResourceRequirements } from './resources.js';
 import { validateTaints, validateTolerations } from './scheduling.js';
 import { validateLabelName } from './objectmeta.js';
@@ -426,48 +425,6 @@ export function validateLeaseUpdate(l: Lease, old: Lease): FieldError[] {
   const errs = validateObjectMetaUpdate(l.metadata, old.metadata);
   errs.push(...validateLease(l).filter((e) => !e.field.startsWith('metadata.')));
   return errs;
-}
-
-// ---- PodDisruptionBudget ----
-
-function validatePdbSpec(pdb: PodDisruptionBudget): FieldError[] {
-  const sp = Path.root('spec');
-  const spec = pdb.spec ?? {};
-  const errs: FieldError[] = [];
-  if (spec.minAvailable !== undefined && spec.maxUnavailable !== undefined) {
-    errs.push(fieldErrors.invalid(sp, new GoValue('policy.PodDisruptionBudgetSpec{...}'), 'minAvailable and maxUnavailable cannot be both set'));
-  }
-  for (const f of ['minAvailable', 'maxUnavailable'] as const) {
-    const v = spec[f];
-    if (v === undefined) continue;
-    errs.push(...validatePositiveIntOrPercent(v, sp.child(f)));
-    errs.push(...isNotMoreThan100Percent(v, sp.child(f)));
-  }
-  errs.push(...validateLabelSelector(spec.selector, sp.child('selector')));
-  const pol = spec.unhealthyPodEvictionPolicy;
-  if (pol !== undefined && pol !== 'AlwaysAllow' && pol !== 'IfHealthyBudget') {
-    errs.push(fieldErrors.notSupported(sp.child('unhealthyPodEvictionPolicy'), pol, ['AlwaysAllow', 'IfHealthyBudget']));
-  }
-  return errs;
-}
-
-/** `ValidatePodDisruptionBudget`. */
-export function validatePodDisruptionBudget(pdb: PodDisruptionBudget): FieldError[] {
-  const errs = validateObjectMeta(pdb.metadata, namespaced());
-  errs.push(...validatePdbSpec(pdb));
-  return errs;
-}
-
-/** `ValidatePodDisruptionBudgetUpdate` (spec is mutable since 1.15). */
-export function validatePodDisruptionBudgetUpdate(pdb: PodDisruptionBudget, old: PodDisruptionBudget): FieldError[] {
-  const errs = validateObjectMetaUpdate(pdb.metadata, old.metadata);
-  errs.push(...validatePdbSpec(pdb));
-  return errs;
-}
-
-/** RBAC and other path-segment-named kinds: names may be anything but `.`, `..`, or contain `/` or `%`. */
-export function validatePathSegmentNamed(obj: { metadata?: import('kubernetes-types/meta/v1.js').ObjectMeta }, isNamespaced: boolean): FieldError[] {
-  return validateObjectMeta(obj.metadata, { namespaced: isNamespaced, nameFn: validatePathSegmentName });
 }
 
 export { goIntOrString, goLabelSelector };

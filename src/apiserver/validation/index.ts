@@ -15,11 +15,15 @@ import type { FieldError } from '../../api/field-errors.js';
 import * as apiextensions from './apiextensions.js';
 import * as apiregistration from './apiregistration.js';
 import * as apps from './apps.js';
+import * as autoscaling from './autoscaling.js';
 import * as batch from './batch.js';
 import * as core from './core.js';
 import { validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
 import { nameIsDNSSubdomain } from './_names.js';
+import * as networking from './networking.js';
 import * as pod from './pod.js';
+import * as policy from './policy.js';
+import * as rbac from './rbac.js';
 import * as service from './service.js';
 
 export interface GroupKind {
@@ -70,24 +74,30 @@ const table: Record<string, KindValidators> = {
   'node.k8s.io/RuntimeClass': { create: core.validateRuntimeClass, update: core.validateRuntimeClassUpdate },
   'scheduling.k8s.io/PriorityClass': { create: core.validatePriorityClass, update: core.validatePriorityClassUpdate },
   'coordination.k8s.io/Lease': { create: core.validateLease, update: core.validateLeaseUpdate },
-  'policy/PodDisruptionBudget': { create: core.validatePodDisruptionBudget, update: core.validatePodDisruptionBudgetUpdate },
+  'policy/PodDisruptionBudget': { create: policy.validatePodDisruptionBudget, update: policy.validatePodDisruptionBudgetUpdate, status: policy.validatePodDisruptionBudgetStatusUpdate },
   'discovery.k8s.io/EndpointSlice': {
     create: core.validateEndpointSlice,
     update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateEndpointSlice(n as never).filter((e) => !e.field.startsWith('metadata.'))],
   },
+  'autoscaling/HorizontalPodAutoscaler': {
+    create: autoscaling.validateHorizontalPodAutoscaler,
+    update: autoscaling.validateHorizontalPodAutoscalerUpdate,
+    status: autoscaling.validateHorizontalPodAutoscalerStatusUpdate,
+  },
+  'networking.k8s.io/Ingress': { create: networking.validateIngressCreate, update: networking.validateIngressUpdate, status: networking.validateIngressStatusUpdate },
+  'networking.k8s.io/IngressClass': { create: networking.validateIngressClass, update: networking.validateIngressClassUpdate },
+  'networking.k8s.io/NetworkPolicy': { create: networking.validateNetworkPolicy, update: networking.validateNetworkPolicyUpdate },
+  'rbac.authorization.k8s.io/Role': { create: rbac.validateRole, update: rbac.validateRoleUpdate },
+  'rbac.authorization.k8s.io/ClusterRole': { create: rbac.validateClusterRole, update: rbac.validateClusterRoleUpdate },
+  'rbac.authorization.k8s.io/RoleBinding': { create: rbac.validateRoleBinding, update: rbac.validateRoleBindingUpdate },
+  'rbac.authorization.k8s.io/ClusterRoleBinding': { create: rbac.validateClusterRoleBinding, update: rbac.validateClusterRoleBindingUpdate },
 };
-
-const pathSegmentNamed = new Set(['rbac.authorization.k8s.io/Role', 'rbac.authorization.k8s.io/RoleBinding', 'rbac.authorization.k8s.io/ClusterRole', 'rbac.authorization.k8s.io/ClusterRoleBinding']);
 
 /** Validates a create (no `oldObj`) or an update of one object of the given kind. */
 export function validate<T extends KubeObject>(kind: GroupKind, obj: T, oldObj?: T, opts: ValidateOptions = {}): FieldError[] {
   const key = `${kind.group}/${kind.kind}`;
   const v = table[key];
   if (v === undefined) {
-    if (pathSegmentNamed.has(key)) {
-      const namespaced = kind.kind === 'Role' || kind.kind === 'RoleBinding';
-      return oldObj === undefined ? core.validatePathSegmentNamed(obj, namespaced) : validateObjectMetaUpdate(obj.metadata, oldObj.metadata);
-    }
     // Kinds outside the table (custom resources, CRDs, ...) get apimachinery's generic metadata rules.
     if (oldObj === undefined) {
       return validateObjectMeta(obj.metadata, { namespaced: opts.namespaced ?? (obj.metadata?.namespace ?? '') !== '', nameFn: nameIsDNSSubdomain, kubeFinalizers: false });

@@ -3,10 +3,10 @@
  * `ValidateObjectMetaUpdate`, `ValidateLabels`, `ValidateAnnotations`, `ValidateLabelSelector`,
  * `ValidateImmutableField`) plus core's finalizer-name rule.
  */
-import type { LabelSelector, ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1.js';
+import type { Condition, LabelSelector, ObjectMeta, OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { type FieldError, fieldErrors, GoValue, goStringMap, Path } from '../../api/field-errors.js';
 import { jsonDeepEqual } from '../../util/json-equal.js';
-import { isQualifiedName, isValidLabelValue, type NameValidator, nameIsDNSLabel } from './_names.js';
+import { isQualifiedName, isValidLabelValue, type NameValidator, nameIsDNSLabel, regexError } from './_names.js';
 
 /** `TotalAnnotationSizeLimitB`: 256 KiB over all keys and values. */
 export const totalAnnotationSizeLimitB = 256 * 1024;
@@ -54,8 +54,14 @@ export function validateAnnotations(annotations: Record<string, string> | undefi
   return errs;
 }
 
-/** `ValidateLabelSelector` (values must be valid label values). */
-export function validateLabelSelector(sel: LabelSelector | undefined, path: Path): FieldError[] {
+/** metav1validation's `LabelSelectorValidationOptions`. */
+export interface LabelSelectorValidationOptions {
+  /** Skip the label-value check of `matchExpressions` values (ratcheting: the stored object has such values). */
+  allowInvalidLabelValueInSelector?: boolean;
+}
+
+/** `ValidateLabelSelector` (values must be valid label values unless the options allow otherwise). */
+export function validateLabelSelector(sel: LabelSelector | undefined, path: Path, opts: LabelSelectorValidationOptions = {}): FieldError[] {
   if (sel === undefined) return [];
   const errs = validateLabels(sel.matchLabels, path.child('matchLabels'));
   (sel.matchExpressions ?? []).forEach((r, i) => {
@@ -73,9 +79,46 @@ export function validateLabelSelector(sel: LabelSelector | undefined, path: Path
         errs.push(fieldErrors.invalid(p.child('operator'), r.operator ?? '', 'not a valid selector operator'));
     }
     errs.push(...validateLabelName(r.key, p.child('key')));
+    if (opts.allowInvalidLabelValueInSelector === true) return;
     (r.values ?? []).forEach((v, j) => {
       for (const m of isValidLabelValue(v)) errs.push(fieldErrors.invalid(p.child('values').index(j), v, m));
     });
+  });
+  return errs;
+}
+
+const conditionReasonFmt = '[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?';
+const conditionReasonErrMsg =
+  "a condition reason must start with alphabetic character, optionally followed by a string of alphanumeric characters or '_,:', and must end with an alphanumeric character or '_'";
+const conditionReasonRe = new RegExp(`^${conditionReasonFmt}$`);
+const maxConditionReasonLen = 1024;
+const maxConditionMessageLen = 32 * 1024;
+
+/** metav1validation's `ValidateConditions`: types unique and qualified names, statuses True/False/Unknown, reasons CamelCase. */
+export function validateConditions(conditions: readonly Condition[] | undefined, path: Path): FieldError[] {
+  const errs: FieldError[] = [];
+  const seen = new Set<string>();
+  (conditions ?? []).forEach((c, i) => {
+    const p = path.index(i);
+    const type = c.type ?? '';
+    if (seen.has(type)) errs.push(fieldErrors.duplicate(p.child('type'), type));
+    seen.add(type);
+    errs.push(...validateLabelName(type, p.child('type')));
+    const status = c.status ?? '';
+    if (!['False', 'True', 'Unknown'].includes(status)) errs.push(fieldErrors.notSupported(p.child('status'), status, ['False', 'True', 'Unknown']));
+    if ((c.observedGeneration ?? 0) < 0) errs.push(fieldErrors.invalid(p.child('observedGeneration'), c.observedGeneration, 'must be greater than or equal to zero'));
+    const ltt = c.lastTransitionTime ?? '';
+    if (ltt === '' || ltt.startsWith('0001-01-01T00:00:00')) errs.push(fieldErrors.required(p.child('lastTransitionTime'), 'must be set'));
+    const reason = c.reason ?? '';
+    if (reason === '') {
+      errs.push(fieldErrors.required(p.child('reason'), 'must be set'));
+    } else {
+      if (!conditionReasonRe.test(reason)) {
+        errs.push(fieldErrors.invalid(p.child('reason'), reason, regexError(conditionReasonErrMsg, conditionReasonFmt, 'my_name', 'MY_NAME', 'MyName', 'ReasonA,ReasonB', 'ReasonA:ReasonB')));
+      }
+      if (reason.length > maxConditionReasonLen) errs.push(fieldErrors.tooLong(p.child('reason'), reason, maxConditionReasonLen));
+    }
+    if ((c.message ?? '').length > maxConditionMessageLen) errs.push(fieldErrors.tooLong(p.child('message'), c.message, maxConditionMessageLen));
   });
   return errs;
 }

@@ -3,7 +3,7 @@
  * decode-time quantity syntax check the API server performs before validation.
  */
 import type { ResourceRequirements } from 'kubernetes-types/core/v1.js';
-import { type FieldError, fieldErrors, type Path } from '../../api/field-errors.js';
+import { type FieldError, fieldErrors, GoValue, type Path } from '../../api/field-errors.js';
 import { compareQuantities, formatQuantity, isQuantity, parseQuantity, type Quantity } from '../../api/quantity.js';
 import { isQualifiedName } from './_names.js';
 import { type ApiError, apiErrors } from '../../api/errors.js';
@@ -59,6 +59,36 @@ export function validateContainerResourceName(name: string, path: Path): FieldEr
     }
   } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
     errs.push(fieldErrors.invalid(path, name, "doesn't follow extended resource name standard"));
+  }
+  return errs;
+}
+
+const standardResources = new Set([
+  'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu', 'limits.memory',
+  'limits.ephemeral-storage', 'pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims',
+  'storage', 'requests.storage', 'services.nodeports', 'services.loadbalancers',
+]);
+
+/** `helper.IsStandardResourceName`: a quota or compute resource kube knows, or a hugepage one. */
+function isStandardResourceName(name: string): boolean {
+  return standardResources.has(name) || isHugePageResourceName(name) || name.startsWith('requests.hugepages-');
+}
+
+/**
+ * `pkg/apis/core/v1/validation.ValidateContainerResourceName` (what HPA container metrics use): a qualified
+ * name; unprefixed, a standard resource and a container one; prefixed, native or extended. The name is a
+ * `ResourceName`, which field errors print through its `String()`, unquoted.
+ */
+export function validateV1ContainerResourceName(name: string, path: Path): FieldError[] {
+  const shown = new GoValue(name);
+  const errs = isQualifiedName(name).map((m) => fieldErrors.invalid(path, shown, m));
+  if (errs.length === 0 && !name.includes('/') && !isStandardResourceName(name)) {
+    errs.push(fieldErrors.invalid(path, shown, 'must be a standard resource type or fully qualified'));
+  }
+  if (!name.includes('/')) {
+    if (!standardContainerResources.has(name) && !isHugePageResourceName(name)) errs.push(fieldErrors.invalid(path, shown, 'must be a standard resource for containers'));
+  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
+    errs.push(fieldErrors.invalid(path, shown, "doesn't follow extended resource name standard"));
   }
   return errs;
 }
