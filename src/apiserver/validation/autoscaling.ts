@@ -28,7 +28,7 @@ import { type FieldError, fieldErrors, Path } from '../../api/field-errors.js';
 import { isDNS1123Label, nameIsDNSSubdomain, validatePathSegmentName } from './_names.js';
 import { goQuantity } from './_go.js';
 import { validateNonnegativeField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
-import { validateV1ContainerResourceName } from './resources.js';
+import { validateContainerResourceName } from './resources.js';
 
 /** `MaxPeriodSeconds`: the longest scaling policy period. */
 export const maxPeriodSeconds = 1800;
@@ -232,7 +232,7 @@ function validateContainerResourceSource(src: ContainerResourceMetricSource, pat
   const errs: FieldError[] = [];
   const name = src.name ?? '';
   if (name === '') errs.push(fieldErrors.required(path.child('name'), 'must specify a resource name'));
-  else errs.push(...validateV1ContainerResourceName(name, path.child('name')));
+  else errs.push(...validateContainerResourceName(name, path.child('name')));
   const container = src.container ?? '';
   if (container === '') errs.push(fieldErrors.required(path.child('container'), 'must specify a container'));
   else for (const m of isDNS1123Label(container)) errs.push(fieldErrors.invalid(path.child('container'), container, m));

@@ -168,7 +168,9 @@ test('resources: negative quantities and non-standard names', () => {
   const pod = makePod({ containers: [container('ctr', { resources: { requests: { cpu: '-1', gpu: '1' } } })] });
   assert.deepEqual(validatePodCreate(pod).map(fieldErrorString), [
     'spec.containers[0].resources.requests[cpu]: Invalid value: "-1": must be greater than or equal to 0',
-    'spec.containers[0].resources.requests[gpu]: Invalid value: "gpu": must be a standard resource for containers',
+    // A ResourceName prints through its String(), unquoted; validateResourceName reports first.
+    'spec.containers[0].resources.requests[gpu]: Invalid value: gpu: must be a standard resource type or fully qualified',
+    'spec.containers[0].resources.requests[gpu]: Invalid value: gpu: must be a standard resource for containers',
   ]);
 });
 

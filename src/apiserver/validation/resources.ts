@@ -46,23 +46,6 @@ function qString(v: string | number): string {
   return parsed === undefined ? String(v) : formatQuantity(parsed);
 }
 
-function validateResourceName(name: string, path: Path): FieldError[] {
-  return isQualifiedName(name).map((m) => fieldErrors.invalid(path, name, m));
-}
-
-/** `validateContainerResourceName`. */
-export function validateContainerResourceName(name: string, path: Path): FieldError[] {
-  const errs = validateResourceName(name, path);
-  if (!name.includes('/')) {
-    if (!standardContainerResources.has(name) && !isHugePageResourceName(name)) {
-      errs.push(fieldErrors.invalid(path, name, 'must be a standard resource for containers'));
-    }
-  } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
-    errs.push(fieldErrors.invalid(path, name, "doesn't follow extended resource name standard"));
-  }
-  return errs;
-}
-
 const standardResources = new Set([
   'cpu', 'memory', 'ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage', 'limits.cpu', 'limits.memory',
   'limits.ephemeral-storage', 'pods', 'resourcequotas', 'services', 'replicationcontrollers', 'secrets', 'configmaps', 'persistentvolumeclaims',
@@ -75,16 +58,26 @@ function isStandardResourceName(name: string): boolean {
 }
 
 /**
- * `pkg/apis/core/v1/validation.ValidateContainerResourceName` (what HPA container metrics use): a qualified
- * name; unprefixed, a standard resource and a container one; prefixed, native or extended. The name is a
- * `ResourceName`, which field errors print through its `String()`, unquoted.
+ * `validateResourceName`: a qualified name and, without a prefix, a standard resource. The name is a
+ * `ResourceName`, which field errors print through its `String()`: unquoted.
  */
-export function validateV1ContainerResourceName(name: string, path: Path): FieldError[] {
+function validateResourceName(name: string, path: Path): FieldError[] {
   const shown = new GoValue(name);
   const errs = isQualifiedName(name).map((m) => fieldErrors.invalid(path, shown, m));
   if (errs.length === 0 && !name.includes('/') && !isStandardResourceName(name)) {
     errs.push(fieldErrors.invalid(path, shown, 'must be a standard resource type or fully qualified'));
   }
+  return errs;
+}
+
+/**
+ * `validateContainerResourceName` (and v1's `ValidateContainerResourceName`, the same rules, which HPA
+ * container metrics use): `validateResourceName`, then unprefixed a container resource, prefixed a native
+ * or extended one.
+ */
+export function validateContainerResourceName(name: string, path: Path): FieldError[] {
+  const shown = new GoValue(name);
+  const errs = validateResourceName(name, path);
   if (!name.includes('/')) {
     if (!standardContainerResources.has(name) && !isHugePageResourceName(name)) errs.push(fieldErrors.invalid(path, shown, 'must be a standard resource for containers'));
   } else if (!isNativeResource(name) && !isExtendedResourceName(name)) {
