@@ -14,6 +14,7 @@ export const names = {
   GarbageCollector: 'garbage-collector-controller',
   Namespace: 'namespace-controller',
   Disruption: 'disruption-controller',
+  HorizontalPodAutoscaler: 'horizontal-pod-autoscaler-controller',
   StatefulSet: 'statefulset-controller',
   Job: 'job-controller',
   CronJob: 'cronjob-controller',
@@ -46,4 +47,5 @@ export const eventComponents = {
   statefulSet: 'statefulset-controller',
   job: 'job-controller',
   cronJob: 'cronjob-controller',
+  horizontalPodAutoscaler: 'horizontal-pod-autoscaler',
 } as const;

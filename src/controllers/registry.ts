@@ -10,6 +10,7 @@ import * as deployment from './deployment/deployment.js';
 import * as disruption from './disruption/disruption.js';
 import * as endpoints from './endpoints/endpoints.js';
 import * as endpointslice from './endpointslice/endpointslice.js';
+import * as horizontalPodAutoscaler from './horizontal-pod-autoscaler/horizontal-pod-autoscaler.js';
 import * as job from './job/job.js';
 import * as garbageCollector from './garbage-collector/garbage-collector.js';
 import * as namespace from './namespace/namespace.js';
@@ -40,6 +41,10 @@ export interface ControllerOptions {
   /** The CA that signs kubelet client CSRs (`--cluster-signing-cert-file`/`--cluster-signing-key-file`); without it CSRs are approved, not signed. */
   clusterSigningCertPem?: string;
   clusterSigningKeyPem?: string;
+  /** `--horizontal-pod-autoscaler-sync-period` (default 15 s). */
+  horizontalPodAutoscalerSyncPeriodMs?: number;
+  /** `--horizontal-pod-autoscaler-downscale-stabilization` (default 5 min). */
+  horizontalPodAutoscalerDownscaleStabilizationMs?: number;
 }
 
 export type ControllerFactory = (ctx: ControllerContext, opts: ControllerOptions) => Controller;
@@ -74,6 +79,12 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.GarbageCollector, (ctx) => garbageCollector.create(ctx));
   register(m, names.Namespace, (ctx) => namespace.create(ctx));
   register(m, names.Disruption, (ctx) => disruption.create(ctx));
+  register(m, names.HorizontalPodAutoscaler, (ctx, o) =>
+    horizontalPodAutoscaler.create(ctx, {
+      ...(o.horizontalPodAutoscalerSyncPeriodMs !== undefined ? { syncPeriodMs: o.horizontalPodAutoscalerSyncPeriodMs } : {}),
+      ...(o.horizontalPodAutoscalerDownscaleStabilizationMs !== undefined ? { downscaleStabilizationWindowMs: o.horizontalPodAutoscalerDownscaleStabilizationMs } : {}),
+    }),
+  );
   register(m, names.StatefulSet, (ctx) => statefulset.create(ctx));
   register(m, names.Job, (ctx) => job.create(ctx));
   register(m, names.CronJob, (ctx) => cronjob.create(ctx));

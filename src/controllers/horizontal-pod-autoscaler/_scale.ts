@@ -1,0 +1,99 @@
+/**
+ * The HPA's scale target: from `scaleTargetRef` to the resources that may serve it (upstream's RESTMapper),
+ * and the target's `scale` subresource read and written through the `Client`.
+ */
+import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
+import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
+import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
+import { labelSelectorAsSelector, selectorFromSet, SelectorParseError, type Labels } from '../../api/labels.js';
+import { resources, type ResourceType } from '../../api/resources.js';
+import type { Client, KubeObject } from '../../client/client.js';
+
+/** `schema.ParseGroupVersion`: `""` and `"/"` are the empty version; more than one slash is an error. */
+export function parseGroupVersion(gv: string): { group: string; version: string } {
+  if (gv === '' || gv === '/') return { group: '', version: '' };
+  const parts = gv.split('/');
+  if (parts.length === 1) return { group: '', version: gv };
+  if (parts.length === 2) return { group: parts[0] ?? '', version: parts[1] ?? '' };
+  throw new Error(`unexpected GroupVersion string: ${gv}`);
+}
+
+/** A resource that may serve the scale target, and whether it has a `scale` subresource. */
+export interface RestMapping {
+  res: ResourceType;
+  servesScale: boolean;
+}
+
+/** The built-in resources with a `scale` subresource (the API server's resource table lists the same). */
+const builtInScales = new Set(['/replicationcontrollers', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets']);
+
+/**
+ * `RESTMapper.RESTMappings(groupKind)` as kube-controller-manager's deferred discovery mapper answers it:
+ * every served version of the kind in the group, or `NoKindMatchError`. Built-in kinds come from the
+ * resource table; a custom resource from its CustomResourceDefinition, looked up only when no built-in kind
+ * matches (as the deferred mapper rediscovers on a miss), so an HPA of a built-in kind costs no request.
+ */
+export async function restMappings(client: Client, group: string, kind: string): Promise<RestMapping[]> {
+  const builtIn = Object.values(resources).filter((r) => r.group === group && r.kind === kind);
+  if (builtIn.length > 0) return builtIn.map((res) => ({ res, servesScale: builtInScales.has(`${res.group}/${res.resource}`) }));
+  const crds = await client.list<CustomResourceDefinition>(resources.customresourcedefinitions);
+  const mappings: RestMapping[] = [];
+  for (const crd of crds.items) {
+    const spec = crd.spec;
+    if (spec.group !== group || spec.names.kind !== kind) continue;
+    for (const v of spec.versions) {
+      if (!v.served) continue;
+      const res: ResourceType = { group, version: v.name, resource: spec.names.plural, kind, namespaced: spec.scope === 'Namespaced' };
+      mappings.push({ res, servesScale: v.subresources?.scale !== undefined });
+    }
+  }
+  if (mappings.length === 0) throw new Error(`no matches for kind "${kind}" in group "${group}"`);
+  return mappings;
+}
+
+/** The parts of a Scale the controller reads. */
+export interface ScaleView {
+  specReplicas: number;
+  statusReplicas: number;
+  selector: string;
+}
+
+/**
+ * The scale of a workload object as the API server's scale subresource computes it (`scaleFromDeployment`
+ * and its siblings in pkg/registry): `spec.replicas`, `status.replicas` and the selector in string form (a
+ * ReplicationController's is a plain label map).
+ */
+function scaleOfObject(res: ResourceType, obj: KubeObject): ScaleView {
+  const o = obj as { spec?: { replicas?: number; selector?: unknown }; status?: { replicas?: number } };
+  let selector = '';
+  try {
+    const isRc = res.group === '' && res.resource === 'replicationcontrollers';
+    selector = (isRc ? selectorFromSet(o.spec?.selector as Labels) : labelSelectorAsSelector(o.spec?.selector as LabelSelector | undefined)).toString();
+  } catch (e) {
+    if (!(e instanceof SelectorParseError)) throw e;
+  }
+  return { specReplicas: o.spec?.replicas ?? 0, statusReplicas: o.status?.replicas ?? 0, selector };
+}
+
+/**
+ * `scaleNamespacer.Scales(ns).Get`: GET of the `scale` subresource. A resource without one fails as the API
+ * server's router fails it (404), without a request. An HTTP client answers the Scale; the in-process
+ * client answers the object itself for a subresource GET, whose scale is then read off it the way the
+ * server's scale subresource computes it.
+ */
+export async function getScale(client: Client, mapping: RestMapping, namespace: string, name: string): Promise<ScaleView> {
+  if (!mapping.servesScale) throw new Error('the server could not find the requested resource');
+  const got = await client.get<KubeObject>(mapping.res, name, { namespace, subresource: 'scale' });
+  if (got.kind !== 'Scale') return scaleOfObject(mapping.res, got);
+  const scale = got as Scale;
+  return { specReplicas: scale.spec?.replicas ?? 0, statusReplicas: scale.status?.replicas ?? 0, selector: scale.status?.selector ?? '' };
+}
+
+/**
+ * `scaleNamespacer.Scales(ns).Update` of `spec.replicas`. Sent as a merge patch of the `scale`
+ * subresource, which both clients serve (upstream PUTs the Scale it read; the patch skips that read's
+ * resourceVersion precondition, so a concurrent change of the target is not reported as a conflict).
+ */
+export async function updateScale(client: Client, res: ResourceType, namespace: string, name: string, replicas: number): Promise<void> {
+  await client.patch(res, name, 'merge', { spec: { replicas } }, { namespace, subresource: 'scale', answerUnread: true });
+}
