@@ -102,6 +102,10 @@ export const apiErrors = {
   notFound(gr: GroupResource, name: string): ApiError {
     return new ApiError(404, StatusReason.NotFound, `${groupResourceString(gr)} "${name}" not found`, details(gr, name));
   },
+  /** The router's 404 for a resource or subresource the server does not serve. */
+  resourceNotServed(): ApiError {
+    return new ApiError(404, StatusReason.NotFound, 'the server could not find the requested resource', {});
+  },
   alreadyExists(gr: GroupResource, name: string): ApiError {
     return new ApiError(409, StatusReason.AlreadyExists, `${groupResourceString(gr)} "${name}" already exists`, details(gr, name));
   },

@@ -265,10 +265,10 @@ export class ApiHandler {
   private resolve(info: RequestInfo): ResourceDef {
     const def = this.o.table.get(info.group, info.version, info.resource);
     if (def === undefined) {
-      throw new ApiError(404, 'NotFound', 'the server could not find the requested resource', {});
+      throw apiErrors.resourceNotServed();
     }
     if (info.subresource !== '' && !def.subresources.has(info.subresource)) {
-      throw new ApiError(404, 'NotFound', 'the server could not find the requested resource', {});
+      throw apiErrors.resourceNotServed();
     }
     return def;
   }

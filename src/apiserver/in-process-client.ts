@@ -5,6 +5,7 @@
  */
 import { apiErrors, isApiError, type Status } from '../api/errors.js';
 import { parseSelector } from '../api/labels.js';
+import { scaleOf } from '../api/scale.js';
 import { parseFieldSelector } from '../api/fields.js';
 import { apiVersionOf, type ResourceType } from '../api/resources.js';
 import type {
@@ -114,8 +115,11 @@ export class InProcessClient implements Client {
     const ns = this.ns(def, opts?.namespace);
     await this.authorize(def, 'get', ns, name, opts?.subresource ?? '');
     if (isComponentStatuses(def)) return owned<T>(this.server.componentStatuses.get(name));
+    const sub = opts?.subresource ?? '';
+    if (sub !== '' && !def.subresources.has(sub)) throw apiErrors.resourceNotServed();
     // A read without resourceVersion decodes storage afresh: the object is this call's alone.
-    return owned<T>(await this.server.store.get(def, ns, name));
+    const obj = await this.server.store.get(def, ns, name);
+    return owned<T>(sub === 'scale' ? scaleOf(def, obj) : obj);
   }
 
   async list<T extends KubeObject>(res: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {

@@ -7,7 +7,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
 import { apiErrors, isAlreadyExists } from '../api/errors.js';
 import { FieldSelector } from '../api/fields.js';
-import { labelSelectorAsSelector, selectorFromSet, SelectorParseError, type Labels } from '../api/labels.js';
+import { labelSelectorAsSelector } from '../api/labels.js';
+import { scaleOf } from '../api/scale.js';
 import { apiVersionOf, resources } from '../api/resources.js';
 import type { Authorizer, AuthorizationAttributes } from './auth/authz.js';
 import { isRuleResolver } from './auth/authz.js';
@@ -204,30 +205,9 @@ export class Subresources {
     throw apiErrors.methodNotAllowed();
   }
 
-  private toScale(def: ResourceDef, obj: StoredObject): Record<string, unknown> {
-    const md = obj.metadata ?? {};
-    const spec = (obj['spec'] ?? {}) as { replicas?: number; selector?: unknown };
-    const status = (obj['status'] ?? {}) as { replicas?: number };
-    let selector = '';
-    try {
-      // A ReplicationController's selector is a plain label map.
-      const sel = def.group === '' && def.resource === 'replicationcontrollers' ? selectorFromSet(spec.selector as Labels) : labelSelectorAsSelector(spec.selector as Parameters<typeof labelSelectorAsSelector>[0]);
-      selector = sel.toString();
-    } catch (e) {
-      if (!(e instanceof SelectorParseError)) throw e;
-    }
-    return {
-      kind: 'Scale',
-      apiVersion: 'autoscaling/v1',
-      metadata: { name: md.name, namespace: md.namespace, uid: md.uid, resourceVersion: md.resourceVersion, creationTimestamp: md.creationTimestamp },
-      spec: { replicas: spec.replicas ?? 0 },
-      status: { replicas: status.replicas ?? 0, selector },
-    };
-  }
-
   private async serveScale(r: SubresourceRequest, method: string): Promise<void> {
     const { def } = r;
-    if (method === 'GET') return send(r.res, 200, this.toScale(def, await this.o.store.get(def, r.namespace, r.name)));
+    if (method === 'GET') return send(r.res, 200, scaleOf(def, await this.o.store.get(def, r.namespace, r.name)));
     let apply: (scale: Record<string, unknown>) => Record<string, unknown>;
     let pinned: string | undefined;
     if (method === 'PUT') {
@@ -247,7 +227,7 @@ export class Subresources {
     }
     const { object } = await this.o.store.guaranteedUpdate(def, r.namespace, r.name, 'scale', r.ctx, undefined, (live) => {
       if (live === undefined) throw apiErrors.notFound(groupResource(def), r.name);
-      const scale = apply(this.toScale(def, live));
+      const scale = apply(scaleOf(def, live));
       const rv = (scale['metadata'] as { resourceVersion?: string } | undefined)?.resourceVersion;
       if (pinned !== undefined && pinned !== '' && rv !== live.metadata?.resourceVersion) throw apiErrors.modified(groupResource(def), r.name);
       const replicas = (scale['spec'] as { replicas?: unknown } | undefined)?.replicas;
@@ -258,7 +238,7 @@ export class Subresources {
       }
       return { ...live, spec: { ...((live['spec'] ?? {})), replicas } };
     });
-    send(r.res, 200, this.toScale(def, object));
+    send(r.res, 200, scaleOf(def, object));
   }
 
   private async bind(r: SubresourceRequest): Promise<void> {

@@ -109,3 +109,28 @@ describe('in-process client: read-only lists and watches share frozen objects', 
     assert.deepEqual(b.data, { x: '1' });
   });
 });
+
+describe('in-process client: subresource reads answer as the HTTP API does', () => {
+  let srv: TestApiServer;
+  before(async () => {
+    srv = await startTestApiServer();
+  });
+  after(async () => {
+    await srv.stop();
+  });
+
+  test("a GET of scale answers the Scale, over HTTPS and in process alike; a subresource the kind lacks is the router's 404", async () => {
+    const deployment = {
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { replicas: 3, selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'c', image: 'nginx' }] } } },
+    };
+    await srv.inProcess().create(resources.deployments, deployment);
+    const [viaHttp, inProcess] = await Promise.all([srv.http(), srv.inProcess()].map((c) => c.get(resources.deployments, 'web', { namespace: 'default', subresource: 'scale' })));
+    assert.equal(inProcess?.kind, 'Scale');
+    assert.deepEqual(inProcess, viaHttp);
+    assert.deepEqual((inProcess as unknown as { spec: unknown; status: unknown }).spec, { replicas: 3 });
+    await assert.rejects(srv.inProcess().get(resources.configmaps, 'x', { namespace: 'default', subresource: 'scale' }), { code: 404, message: 'the server could not find the requested resource' });
+  });
+});

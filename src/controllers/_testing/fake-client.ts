@@ -6,6 +6,7 @@
  * once (no graceful deletion); the real API server does both.
  */
 import { randomUUID } from 'node:crypto';
+import { scaleOf } from '../../api/scale.js';
 import { apiErrors, type Status } from '../../api/errors.js';
 import { parseSelector } from '../../api/labels.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
@@ -196,10 +197,12 @@ export class FakeClient implements Client {
       .map((o) => clone(o) as unknown as T);
   }
 
-  async get<T extends KubeObject>(res: ResourceType, name: string, opts: { namespace?: string } = {}): Promise<T> {
+  async get<T extends KubeObject>(res: ResourceType, name: string, opts: { namespace?: string; subresource?: string } = {}): Promise<T> {
     this.maybeFail('get', res);
     const o = this.store(res).get(this.key(res, opts.namespace, name));
     if (o === undefined) throw apiErrors.notFound(this.gr(res), name);
+    // The scale subresource answers the Scale, as the API server does.
+    if (opts.subresource === 'scale') return scaleOf(res, clone(o)) as unknown as T;
     return clone(o) as unknown as T;
   }
 

@@ -4,8 +4,6 @@
  */
 import type { Scale } from 'kubernetes-types/autoscaling/v1.js';
 import type { CustomResourceDefinition } from 'kubernetes-types/apiextensions/v1.js';
-import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
-import { labelSelectorAsSelector, selectorFromSet, SelectorParseError, type Labels } from '../../api/labels.js';
 import { resources, type ResourceType } from '../../api/resources.js';
 import type { Client, KubeObject } from '../../client/client.js';
 
@@ -59,33 +57,12 @@ export interface ScaleView {
 }
 
 /**
- * The scale of a workload object as the API server's scale subresource computes it (`scaleFromDeployment`
- * and its siblings in pkg/registry): `spec.replicas`, `status.replicas` and the selector in string form (a
- * ReplicationController's is a plain label map).
- */
-function scaleOfObject(res: ResourceType, obj: KubeObject): ScaleView {
-  const o = obj as { spec?: { replicas?: number; selector?: unknown }; status?: { replicas?: number } };
-  let selector = '';
-  try {
-    const isRc = res.group === '' && res.resource === 'replicationcontrollers';
-    selector = (isRc ? selectorFromSet(o.spec?.selector as Labels) : labelSelectorAsSelector(o.spec?.selector as LabelSelector | undefined)).toString();
-  } catch (e) {
-    if (!(e instanceof SelectorParseError)) throw e;
-  }
-  return { specReplicas: o.spec?.replicas ?? 0, statusReplicas: o.status?.replicas ?? 0, selector };
-}
-
-/**
  * `scaleNamespacer.Scales(ns).Get`: GET of the `scale` subresource. A resource without one fails as the API
- * server's router fails it (404), without a request. An HTTP client answers the Scale; the in-process
- * client answers the object itself for a subresource GET, whose scale is then read off it the way the
- * server's scale subresource computes it.
+ * server's router fails it (404), without a request.
  */
 export async function getScale(client: Client, mapping: RestMapping, namespace: string, name: string): Promise<ScaleView> {
   if (!mapping.servesScale) throw new Error('the server could not find the requested resource');
-  const got = await client.get<KubeObject>(mapping.res, name, { namespace, subresource: 'scale' });
-  if (got.kind !== 'Scale') return scaleOfObject(mapping.res, got);
-  const scale = got as Scale;
+  const scale = await client.get<Scale & KubeObject>(mapping.res, name, { namespace, subresource: 'scale' });
   return { specReplicas: scale.spec?.replicas ?? 0, statusReplicas: scale.status?.replicas ?? 0, selector: scale.status?.selector ?? '' };
 }
 
