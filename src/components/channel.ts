@@ -17,6 +17,7 @@ import type { Client, DeleteOptions, KubeList, KubeObject, ListOptions, PatchTyp
 import type { UserInfo } from '../apiserver/registry/policy.js';
 import type { EncodedObject, InProcessClient } from '../apiserver/in-process-client.js';
 import { objectOfStoredText } from '../apiserver/storage/watch-cache.js';
+import { shareTokenProjection } from '../api/service-account-token.js';
 import type { CallLatency } from '../apiserver/call-latency.js';
 import { WatchQueue } from '../client/watch-queue.js';
 import { classify, FlowDispatcher, type Classification, type RequestAttributes } from '../apiserver/flow-control.js';
@@ -416,7 +417,10 @@ export class PortConnection {
       let object = hit !== undefined && hit.rv === rv ? hit.object : undefined;
       if (object === undefined) {
         object = rv !== undefined ? objectOfStoredText(json, rv) : (JSON.parse(json) as unknown);
-        if (w.readOnly) this.shared.set(json, { rv, object });
+        if (w.readOnly) {
+          shareTokenProjection(object);
+          this.shared.set(json, { rv, object });
+        }
       }
       w.push({ type: m.type, object });
     } else {

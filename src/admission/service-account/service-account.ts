@@ -5,7 +5,8 @@
  * container unless the pod or its service account turns automounting off, and copies the service account's
  * imagePullSecrets. Mirror pods may reference no service account, no secrets and no token projection.
  */
-import type { Container, Pod, ProjectedVolumeSource, ServiceAccount as ServiceAccountObject } from 'kubernetes-types/core/v1.js';
+import type { Container, Pod, ServiceAccount as ServiceAccountObject } from 'kubernetes-types/core/v1.js';
+import { defaultAPITokenMountPath, serviceAccountVolumeName, tokenVolumeSource } from '../../api/service-account-token.js';
 import { randomSuffix } from '../../apiserver/registry/strategy.js';
 import { admissionForbidden, isResource } from '../_errors.js';
 import { names } from '../names.js';
@@ -14,25 +15,6 @@ import type { AdmissionAttributes, AdmissionLookup, MutatingPlugin, ValidatingPl
 export const name = names.ServiceAccount;
 export const defaultServiceAccountName = 'default';
 const mirrorPodAnnotationKey = 'kubernetes.io/config.mirror';
-/** `ServiceAccountVolumeName`: the prefix of the token volume's name. */
-export const serviceAccountVolumeName = 'kube-api-access';
-/** `DefaultAPITokenMountPath`. */
-export const defaultAPITokenMountPath = '/var/run/secrets/kubernetes.io/serviceaccount';
-/** `serviceaccount.WarnOnlyBoundTokenExpirationSeconds`: one hour and seven seconds. */
-const warnOnlyBoundTokenExpirationSeconds = 3607;
-
-/** `TokenVolumeSource`: the bound token, the cluster CA and the namespace, with the default mode set explicitly. */
-export function tokenVolumeSource(): ProjectedVolumeSource {
-  return {
-    defaultMode: 420,
-    sources: [
-      { serviceAccountToken: { path: 'token', expirationSeconds: warnOnlyBoundTokenExpirationSeconds } },
-      { configMap: { name: 'kube-root-ca.crt', items: [{ key: 'ca.crt', path: 'ca.crt' }] } },
-      { downwardAPI: { items: [{ path: 'namespace', fieldRef: { apiVersion: 'v1', fieldPath: 'metadata.namespace' } }] } },
-    ],
-  };
-}
-
 /** `shouldAutomount`: the pod's preference wins, then the service account's, else true. */
 function shouldAutomount(sa: ServiceAccountObject, pod: Pod): boolean {
   return pod.spec?.automountServiceAccountToken ?? sa.automountServiceAccountToken ?? true;

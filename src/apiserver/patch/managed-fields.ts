@@ -9,6 +9,7 @@ import { ApiError, StatusReason } from '../../api/errors.js';
 import { ShapeMemo } from './creation-shape.js';
 import { FieldSet, inPathElementOrder, pathString } from './fieldpath.js';
 import { deepCopy, isObject, jsonEqual, type JsonObject, type JsonValue } from './json.js';
+import { deepFreeze } from '../../util/deep-freeze.js';
 
 /** The schema view server-side apply needs; the OpenAPI `SchemaNode` satisfies it. */
 export interface ApplySchema {
@@ -840,11 +841,6 @@ function createdFieldsV1(updated: JsonObject, schema: ApplySchema, reset: readon
     return owned.isEmpty() ? null : deepFreeze(owned.toFieldsV1());
   });
   return fieldsV1 ?? undefined;
-}
-
-function deepFreeze(o: JsonObject): JsonObject {
-  for (const v of Object.values(o)) if (isObject(v)) deepFreeze(v);
-  return Object.freeze(o);
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Backend, KeyValue, WatchEvent as StorageEvent } from '../../storag
 import { Compacted } from '../../storage/backend.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { withoutManagedFields } from './managed-fields-text.js';
+import { deepFreeze } from '../../util/deep-freeze.js';
 
 /** `ObjectMeta` without kubernetes-types' `readonly`: the server writes metadata. */
 export type MutableMeta = { -readonly [K in keyof ObjectMeta]: ObjectMeta[K] };
@@ -170,12 +171,6 @@ export function storedTextWithoutManagedFieldsOf(c: CachedObject): string | unde
 }
 
 const frozen = new WeakSet<object>();
-
-function deepFreeze(v: unknown): void {
-  if (typeof v !== 'object' || v === null || Object.isFrozen(v)) return;
-  Object.freeze(v);
-  for (const x of Object.values(v)) deepFreeze(x);
-}
 
 /**
  * The cached object itself, deep-frozen, for in-process readers that promised not to modify it (informers):
