@@ -8,6 +8,7 @@ import {
   objectKey,
   standardIndexers,
   type Clock,
+  type Controller,
   type ControllerContext,
   type EventRecorder,
   type Informer,
@@ -266,4 +267,21 @@ export async function waitFor(pred: () => boolean, maxTurns = 2000): Promise<voi
     await new Promise((r) => setImmediate(r));
   }
   throw new Error('condition not reached');
+}
+
+/**
+ * A controller made by `create` started on a TestContext over `client`, its informers synced; it and its
+ * informers stop when the test ends.
+ */
+export async function startController(t: { after(fn: () => void): void }, client: Client, create: (ctx: TestContext) => Controller): Promise<TestContext> {
+  const ctx = new TestContext(client);
+  const c = create(ctx);
+  c.start();
+  ctx.startInformers();
+  await ctx.waitForSync();
+  t.after(() => {
+    c.stop();
+    ctx.stop();
+  });
+  return ctx;
 }

@@ -3,21 +3,13 @@ import assert from 'node:assert/strict';
 import type { Node } from 'kubernetes-types/core/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext } from '../_testing/fakes.js';
+import { startController, type TestContext } from '../_testing/fakes.js';
 import { create, ttlAnnotation } from './ttl.js';
 
 const node = (name: string, annotations?: Record<string, string>): Node => ({ apiVersion: 'v1', kind: 'Node', metadata: { name, ...(annotations !== undefined ? { annotations } : {}) } });
 
 async function started(t: { after: (f: () => void) => void }, client: FakeClient): Promise<TestContext> {
-  const ctx = new TestContext(client);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  const ctx = await startController(t, client, create);
   await ctx.settle();
   return ctx;
 }
