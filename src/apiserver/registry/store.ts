@@ -778,7 +778,7 @@ export class Store {
     await this.opts.policy.admit(this.admissionRequest('UPDATE', def, subresource, namespace, name, desired, live, ctx));
     if (subresource === '') onTransaction(this.hooks(def)?.beginUpdate?.(desired, live, ctx.dryRun));
     let next = prepareForUpdate(def, desired, live, subresource);
-    if (subresource === 'finalize') next = { ...live, spec: desired['spec'] };
+    if (subresource === 'finalize') next = { ...live, spec: desired['spec'], metadata: { ...live.metadata } };
     const md = (next.metadata ??= {});
     // The status strategies keep the stored metadata but the managedFields just recorded
     // (metav1's ResetObjectMetaForStatus leaves them to track the status update).
