@@ -342,6 +342,15 @@ for (const [kind] of matrix) {
       );
     });
 
+    test('a PersistentVolumeClaim without accessModes and storage request is 422 with kube-apiserver 1.32\'s field errors', async () => {
+      const name = fresh('pvc');
+      await rejectsWith(
+        c.create(resources.persistentvolumeclaims, { metadata: { name, namespace: ns }, spec: {} }),
+        422,
+        `PersistentVolumeClaim "${name}" is invalid: [spec.accessModes: Required value: at least 1 access mode is required, spec.resources[storage]: Required value]`,
+      );
+    });
+
     test('an invalid HPA (v2 or v1) and an invalid Ingress are 422 with kube-apiserver 1.32\'s field errors', async () => {
       const name = fresh('hpa');
       const scaleTargetRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };

@@ -25,6 +25,7 @@ import * as pod from './pod.js';
 import * as policy from './policy.js';
 import * as rbac from './rbac.js';
 import * as service from './service.js';
+import * as storage from './storage.js';
 
 export interface GroupKind {
   group: string;
@@ -58,6 +59,7 @@ const table: Record<string, KindValidators> = {
   '/Event': { create: core.validateEvent, update: (n: KubeObject, o: KubeObject) => validateObjectMetaUpdate(n.metadata, o.metadata) },
   '/Endpoints': { create: core.validateEndpoints, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateEndpoints(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
   '/ReplicationController': { create: core.validateReplicationController, update: core.validateReplicationControllerUpdate, status: core.validateReplicationControllerStatusUpdate },
+  '/PersistentVolumeClaim': { create: storage.validatePersistentVolumeClaim, update: storage.validatePersistentVolumeClaimUpdate, status: storage.validatePersistentVolumeClaimStatusUpdate },
   '/LimitRange': { create: core.validateLimitRange, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateLimitRange(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
   'apiextensions.k8s.io/CustomResourceDefinition': {
     create: apiextensions.validateCustomResourceDefinition,
