@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js';
 import type { HorizontalPodAutoscaler as HorizontalPodAutoscalerV1 } from 'kubernetes-types/autoscaling/v1.js';
 import type { NetworkPolicy } from 'kubernetes-types/networking/v1.js';
+import type { PersistentVolumeClaim, TypedLocalObjectReference } from 'kubernetes-types/core/v1.js';
 import type { CSIDriver } from 'kubernetes-types/storage/v1.js';
 import { resources, type ResourceType } from '../../src/api/resources.js';
 import type { Client } from '../../src/client/client.js';
@@ -30,6 +31,23 @@ describe('defaults through the API', () => {
   for (const which of ['https', 'in-process']) {
     const client = (): Client => clients.get(which) ?? assert.fail(`no ${which} client`);
     const p = which === 'https' ? 'h' : 'i';
+
+    test(`${which}: a PVC cloned through dataSource reads back with dataSourceRef too; a populator in dataSource alone is dropped`, async () => {
+      const claim = (name: string, dataSource: TypedLocalObjectReference): PersistentVolumeClaim => ({
+        apiVersion: 'v1',
+        kind: 'PersistentVolumeClaim',
+        metadata: { name, namespace: 'default' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } }, dataSource },
+      });
+      const clone = await client().create<PersistentVolumeClaim>(resources.persistentvolumeclaims, claim(`${p}-clone`, { kind: 'PersistentVolumeClaim', name: 'src' }));
+      // apiGroup is a pointer without omitempty: Go writes the nil as null.
+      assert.deepEqual([clone.spec?.dataSource, clone.spec?.dataSourceRef], [
+        { apiGroup: null, kind: 'PersistentVolumeClaim', name: 'src' },
+        { apiGroup: null, kind: 'PersistentVolumeClaim', name: 'src' },
+      ]);
+      const populated = await client().create<PersistentVolumeClaim>(resources.persistentvolumeclaims, claim(`${p}-pop`, { apiGroup: 'example.com', kind: 'Populator', name: 'p' }));
+      assert.deepEqual([populated.spec?.dataSource, populated.spec?.dataSourceRef], [undefined, undefined]);
+    });
 
     test(`${which}: an autoscaling/v2 HPA without minReplicas or metrics reads back with minReplicas 1 and the 80% CPU target`, async () => {
       const created = await client().create<HorizontalPodAutoscaler>(resources.horizontalpodautoscalers, {

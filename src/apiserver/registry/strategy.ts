@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { ResourceDef } from '../discovery/resource-defs.js';
 import type { ObjectAttrs, StoredObject } from '../storage/watch-cache.js';
+import { prepareClaimSpec } from './pvc-data-sources.js';
 
 /** Kinds whose spec changes bump metadata.generation (those with a spec/status split and a controller). */
 const generationTracked = new Set([
@@ -63,6 +64,7 @@ export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
       return;
     case '/persistentvolumeclaims':
       obj['status'] = { phase: 'Pending' };
+      prepareClaimSpec((obj['spec'] ??= {}));
       return;
     case '/persistentvolumes':
       obj['status'] = { phase: 'Pending' };
@@ -108,6 +110,7 @@ export function prepareForUpdate(def: ResourceDef, obj: StoredObject, old: Store
   if (def.resource === 'namespaces' && def.group === '') {
     obj['status'] = old['status'];
   }
+  if (def.resource === 'persistentvolumeclaims' && def.group === '') prepareClaimSpec((obj['spec'] ??= {}), (old['spec'] ?? {}));
   if (def.resource === 'customresourcedefinitions' && def.group === 'apiextensions.k8s.io') recordStorageVersion(obj);
   return obj;
 }
