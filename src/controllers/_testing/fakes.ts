@@ -273,8 +273,8 @@ export async function waitFor(pred: () => boolean, maxTurns = 2000): Promise<voi
  * A controller made by `create` started on a TestContext over `client`, its informers synced; it and its
  * informers stop when the test ends.
  */
-export async function startController(t: { after(fn: () => void): void }, client: Client, create: (ctx: TestContext) => Controller): Promise<TestContext> {
-  const ctx = new TestContext(client);
+export async function startController(t: { after(fn: () => void): void }, client: Client, create: (ctx: TestContext) => Controller, clock?: FakeClock): Promise<TestContext> {
+  const ctx = new TestContext(client, clock);
   const c = create(ctx);
   c.start();
   ctx.startInformers();

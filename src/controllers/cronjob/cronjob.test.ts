@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { CronJob, Job } from 'kubernetes-types/batch/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { FakeClock, TestContext } from '../_testing/fakes.js';
+import { FakeClock, TestContext, startController } from '../_testing/fakes.js';
 import { formatTime } from '../_pods.js';
 import { parseSchedule } from './_cron.js';
 import { create, jobName, mostRecentScheduleTime, rfc3339In } from './cronjob.js';
@@ -87,15 +87,7 @@ interface H {
 async function setup(t: { after(fn: () => void): void }, start: string): Promise<H> {
   const clock = new FakeClock(T(start));
   const client = new FakeClient({ now: () => clock.now() });
-  const ctx = new TestContext(client, clock);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  const ctx = await startController(t, client, create, clock);
   return { client, ctx };
 }
 

@@ -4,7 +4,7 @@ import type { Node, Pod, PodSpec, Taint } from 'kubernetes-types/core/v1.js';
 import type { ControllerRevision, DaemonSet } from 'kubernetes-types/apps/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext, waitFor } from '../_testing/fakes.js';
+import { TestContext, waitFor, startController } from '../_testing/fakes.js';
 import { makeNode } from '../_testing/builders.js';
 import { create } from './daemonset.js';
 import {
@@ -146,15 +146,7 @@ void test('ReplaceDaemonSetPodNodeNameNodeAffinity replaces required terms and k
 
 async function setup(t: { after(fn: () => void): void }): Promise<{ client: FakeClient; ctx: TestContext }> {
   const client = new FakeClient();
-  const ctx = new TestContext(client);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  const ctx = await startController(t, client, create);
   return { client, ctx };
 }
 

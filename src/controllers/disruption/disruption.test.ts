@@ -5,7 +5,7 @@ import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext, waitFor } from '../_testing/fakes.js';
+import { waitFor, startController } from '../_testing/fakes.js';
 import { makePod, replicaSet } from '../_testing/builders.js';
 import { computePdb, create, pdbStatus, type ScaleFinder } from './disruption.js';
 
@@ -60,15 +60,7 @@ void test('PDB status computation', async (t) => {
 
 void test('the controller writes PDB status from pods and their ReplicaSet', async (t) => {
   const client = new FakeClient();
-  const ctx = new TestContext(client);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  await startController(t, client, create);
   const rs = await client.create(resources.replicasets, replicaSet('web', 3, { foo: 'bar' }));
   for (const p of pods(3)) {
     (p.metadata as { ownerReferences?: OwnerReference[] }).ownerReferences = [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid: rs.metadata?.uid ?? '', controller: true }];

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Endpoints, Pod } from 'kubernetes-types/core/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext, waitFor } from '../_testing/fakes.js';
+import { waitFor, startController } from '../_testing/fakes.js';
 import { servedPod, service } from '../_testing/services.js';
 import { computeSubsets, create } from './endpoints.js';
 
@@ -59,15 +59,7 @@ void test('computeSubsets', async (t) => {
 
 void test('the controller keeps Endpoints named like the Service in step with its pods', async (t) => {
   const client = new FakeClient();
-  const ctx = new TestContext(client);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  await startController(t, client, create);
   await client.create(resources.services, service('web', [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }]));
   await client.create(resources.pods, servedPod('a', 'web', '10.0.0.1', { node: 'n1' }));
   await waitFor(() => client.peek<Endpoints>(resources.endpoints, 'web', 'default')?.subsets?.[0]?.addresses?.length === 1);

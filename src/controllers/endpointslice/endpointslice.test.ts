@@ -4,7 +4,7 @@ import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import type { EndpointSlice } from 'kubernetes-types/discovery/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext, waitFor } from '../_testing/fakes.js';
+import { waitFor, startController } from '../_testing/fakes.js';
 import { servedPod, service } from '../_testing/services.js';
 import { create, desiredSlices, podToEndpoint } from './endpointslice.js';
 
@@ -47,15 +47,7 @@ void test('desiredSlices groups endpoints by port mapping and caps slices at 100
 
 void test('the controller owns labelled slices per Service and keeps a placeholder when empty', async (t) => {
   const client = new FakeClient();
-  const ctx = new TestContext(client);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  const ctx = await startController(t, client, create);
   await client.create(resources.services, service('web', [{ name: 'http', port: 80, targetPort: 8080, protocol: 'TCP' }]));
   await waitFor(() => client.peekAll<EndpointSlice>(resources.endpointslices).length === 1);
   await ctx.settle();

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Namespace, Pod } from 'kubernetes-types/core/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext, waitFor } from '../_testing/fakes.js';
+import { waitFor, startController } from '../_testing/fakes.js';
 import { makePod } from '../_testing/builders.js';
 import { create, namespaceConditions } from './namespace.js';
 
@@ -41,15 +41,7 @@ void test('namespace deletion conditions', async (t) => {
 
 void test('a Terminating namespace is emptied, then finalized and removed', async (t) => {
   const client = new FakeClient();
-  const ctx = new TestContext(client);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  const ctx = await startController(t, client, create);
   await client.create<Namespace>(resources.namespaces, { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'team' }, spec: { finalizers: ['kubernetes'] }, status: { phase: 'Active' } });
   await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'cfg', namespace: 'team' } });
   const held = makePod('held', 'team').obj();

@@ -3,21 +3,13 @@ import assert from 'node:assert/strict';
 import type { Pod } from 'kubernetes-types/core/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext } from '../_testing/fakes.js';
+import { TestContext, startController } from '../_testing/fakes.js';
 import { makeNode, makePod } from '../_testing/builders.js';
 import { create } from './podgc.js';
 
 async function setup(t: { after(fn: () => void): void }, threshold: number): Promise<{ client: FakeClient; ctx: TestContext }> {
   const client = new FakeClient();
-  const ctx = new TestContext(client);
-  const c = create(ctx, { terminatedPodThreshold: threshold });
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  const ctx = await startController(t, client, (ctx) => create(ctx, { terminatedPodThreshold: threshold }));
   return { client, ctx };
 }
 

@@ -4,7 +4,7 @@ import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { StatefulSet } from 'kubernetes-types/apps/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext } from '../_testing/fakes.js';
+import { TestContext, startController } from '../_testing/fakes.js';
 import { template } from '../_testing/builders.js';
 import { create, getOrdinal, newStatefulSetPod } from './statefulset.js';
 
@@ -44,15 +44,7 @@ interface H {
 
 async function setup(t: { after(fn: () => void): void }): Promise<H> {
   const client = new FakeClient();
-  const ctx = new TestContext(client);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  const ctx = await startController(t, client, create);
   return { client, ctx };
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext } from '../_testing/fakes.js';
+import { startController } from '../_testing/fakes.js';
 import { formatTime } from '../_pods.js';
 import { create, timeLeft } from './ttl-after-finished.js';
 
@@ -24,15 +24,7 @@ void test('timeLeft', () => {
 
 void test('a finished Job is deleted in the foreground once its TTL passes', async (t) => {
   const client = new FakeClient();
-  const ctx = new TestContext(client);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  const ctx = await startController(t, client, create);
   const created = await client.create(resources.jobs, job(30));
   await client.update(resources.jobs, { ...created, status: job(30, formatTime(ctx.clock.now())).status }, { subresource: 'status' });
   await ctx.settle();
