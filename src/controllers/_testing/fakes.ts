@@ -269,19 +269,25 @@ export async function waitFor(pred: () => boolean, maxTurns = 2000): Promise<voi
   throw new Error('condition not reached');
 }
 
+type TestHooks = { after(fn: () => void): void };
+
 /**
- * A controller made by `create` started on a TestContext over `client`, its informers synced; it and its
- * informers stop when the test ends.
+ * Starts `controllers` on `ctx`, then its informers, and waits for them to sync; when the test ends the
+ * controllers stop in reverse order, then the informers.
  */
-export async function startController(t: { after(fn: () => void): void }, client: Client, create: (ctx: TestContext) => Controller, clock?: FakeClock): Promise<TestContext> {
-  const ctx = new TestContext(client, clock);
-  const c = create(ctx);
-  c.start();
+export async function startControllers(t: TestHooks, ctx: TestContext, ...controllers: Controller[]): Promise<void> {
+  for (const c of controllers) c.start();
   ctx.startInformers();
   await ctx.waitForSync();
   t.after(() => {
-    c.stop();
+    for (const c of [...controllers].reverse()) c.stop();
     ctx.stop();
   });
+}
+
+/** A controller made by `create` started on a new TestContext over `client` (`startControllers`). */
+export async function startController(t: TestHooks, client: Client, create: (ctx: TestContext) => Controller, clock?: FakeClock): Promise<TestContext> {
+  const ctx = new TestContext(client, clock);
+  await startControllers(t, ctx, create(ctx));
   return ctx;
 }

@@ -4,7 +4,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Deployment, ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext, waitFor } from '../_testing/fakes.js';
+import { TestContext, waitFor, startControllers } from '../_testing/fakes.js';
 import { template } from '../_testing/builders.js';
 import { create as createReplicaSetController } from '../replicaset/replicaset.js';
 import { create } from './deployment.js';
@@ -240,17 +240,7 @@ interface Harness {
 async function setup(t: { after(fn: () => void): void }): Promise<Harness> {
   const client = new FakeClient();
   const ctx = new TestContext(client);
-  const dc = create(ctx);
-  const rsc = createReplicaSetController(ctx);
-  dc.start();
-  rsc.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    dc.stop();
-    rsc.stop();
-    ctx.stop();
-  });
+  await startControllers(t, ctx, create(ctx), createReplicaSetController(ctx));
   return { client, ctx };
 }
 

@@ -8,7 +8,7 @@ import type { Client, KubeObject } from '../../client/client.js';
 import { WorkQueue } from '../../client/workqueue.js';
 import type { WorkQueue as QueueContract } from '../_context.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { FakeClock, TestContext, waitFor } from '../_testing/fakes.js';
+import { FakeClock, TestContext, waitFor, startControllers } from '../_testing/fakes.js';
 import { makePod, template } from '../_testing/builders.js';
 import { create, defaultSyncPeriodMs, type HorizontalController } from './horizontal-pod-autoscaler.js';
 
@@ -69,13 +69,7 @@ async function setup(
   for (const h of objects.hpas) await client.create(resources.horizontalpodautoscalers, h);
   const ctx = new HpaTestContext(objects.client ?? client, clock);
   const controller = create(ctx, { syncPeriodMs: objects.syncPeriodMs ?? 24 * 3600_000 });
-  controller.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    controller.stop();
-    ctx.stop();
-  });
+  await startControllers(t, ctx, controller);
   return {
     client,
     ctx,
@@ -353,13 +347,7 @@ void test('selectors (TestConditionInvalidSelectorMissing, TestConditionInvalidS
     await fake.create(resources.horizontalpodautoscalers, hpa('web', { max: 5 }));
     const ctx = new HpaTestContext(scales);
     const controller = create(ctx, { syncPeriodMs: 24 * 3600_000 });
-    controller.start();
-    ctx.startInformers();
-    await ctx.waitForSync();
-    t2.after(() => {
-      controller.stop();
-      ctx.stop();
-    });
+    await startControllers(t2, ctx, controller);
     await controller.reconcileKey('default/web');
     const msg = "couldn't convert selector into a corresponding internal selector object: unable to parse requirement: found 'cheese', expected: in, notin, =, ==, !=, gt, lt";
     const status = fake.peek<HorizontalPodAutoscaler>(resources.horizontalpodautoscalers, 'web', 'default')?.status;

@@ -4,7 +4,7 @@ import type { Node, NodeCondition, Pod } from 'kubernetes-types/core/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext } from '../_testing/fakes.js';
+import { TestContext, startControllers } from '../_testing/fakes.js';
 import { makePod } from '../_testing/builders.js';
 import { formatTime } from '../_pods.js';
 import { create as createTaintEviction } from '../taint-eviction/taint-eviction.js';
@@ -165,18 +165,8 @@ async function setup(t: { after(fn: () => void): void }): Promise<Harness> {
       .tolerate({ key: 'node.kubernetes.io/unreachable', operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 300 })
       .obj(),
   );
-  const nlc = create(ctx);
-  const tec = createTaintEviction(ctx);
-  nlc.start();
-  tec.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
+  await startControllers(t, ctx, create(ctx), createTaintEviction(ctx));
   await ctx.settle();
-  t.after(() => {
-    nlc.stop();
-    tec.stop();
-    ctx.stop();
-  });
   return h;
 }
 
@@ -273,15 +263,8 @@ void test('NoExecute tainting: each silent node is queued once per zone however 
   }
   const h = { client, ctx };
   for (const name of names) await heartbeat(h, name);
-  const nlc = create(ctx);
-  nlc.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
+  await startControllers(t, ctx, create(ctx));
   await ctx.settle();
-  t.after(() => {
-    nlc.stop();
-    ctx.stop();
-  });
   const noExecute = (name: string): boolean => h.client.peek<Node>(resources.nodes, name)?.spec?.taints?.some((x) => x.effect === 'NoExecute') === true;
   // n1 and n2 go silent together: two of five not ready keeps the zone Normal (0.1 nodes/s).
   await advance(h, 66, ['n3', 'n4', 'n5']);

@@ -4,7 +4,7 @@ import type { Pod, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ReplicaSet } from 'kubernetes-types/apps/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext, waitFor } from '../_testing/fakes.js';
+import { TestContext, waitFor, startControllers } from '../_testing/fakes.js';
 import { makePod, replicaSet } from '../_testing/builders.js';
 import { activePodsLess, podsToDelete, slowStartBatch, sortByLess } from '../_pods.js';
 import { calculateReplicaSetStatus, create, type ReplicaSetController } from './replicaset.js';
@@ -17,13 +17,7 @@ async function setup(
   const ctx = new TestContext(client);
   const c = create(ctx);
   beforeStart(c);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
+  await startControllers(t, ctx, c);
   return { client, ctx, controller: c };
 }
 

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import type { Node, Pod, Taint, Toleration } from 'kubernetes-types/core/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext, waitFor } from '../_testing/fakes.js';
+import { TestContext, waitFor, startControllers } from '../_testing/fakes.js';
 import { makeNode, makePod } from '../_testing/builders.js';
 import { create, minTolerationTimeMs } from './taint-eviction.js';
 
@@ -40,15 +40,8 @@ async function setup(t: { after(fn: () => void): void }, nodes: Node[], pods: Po
   for (const n of nodes) await client.create(resources.nodes, n);
   for (const p of pods) await client.create(resources.pods, p);
   const ctx = new TestContext(client);
-  const c = create(ctx);
-  c.start();
-  ctx.startInformers();
-  await ctx.waitForSync();
+  await startControllers(t, ctx, create(ctx));
   await ctx.settle();
-  t.after(() => {
-    c.stop();
-    ctx.stop();
-  });
   return { client, ctx };
 }
 
