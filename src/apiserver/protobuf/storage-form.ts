@@ -36,9 +36,8 @@ interface Plan {
 
 interface Zero {
   readonly json: string;
-  /** A scalar or null; or the JSON text of a struct's zero form (each use parses its own copy). */
-  readonly value: unknown;
-  readonly text?: string;
+  /** The zero value: a scalar or null as it is, a struct's zero form as a fresh copy each time. */
+  readonly make: () => unknown;
 }
 
 interface Nested {
@@ -61,12 +60,18 @@ function isOmittable(f: FieldInfo): boolean {
   return f.omitEmpty && (isSliceOrMap(f) || isScalar(f));
 }
 
-/** What a field that is neither a slice, a map nor omittable reads back as at its zero value, if anything. */
+/**
+ * What a field that is neither a slice, a map nor omittable (those have their own rules) reads back as when
+ * absent, if anything.
+ */
 function zeroOf(f: FieldInfo): Zero | undefined {
-  if (f.inline || f.json === '-') return undefined;
+  if (f.inline || f.json === '-' || isOmittable(f) || isSliceOrMap(f)) return undefined;
   const zero = goZeroJson(f);
   if (zero === undefined) return undefined;
-  return isObject(zero.value) ? { json: f.json, value: undefined, text: JSON.stringify(zero.value) } : { json: f.json, value: zero.value };
+  const { value } = zero;
+  if (!isObject(value)) return { json: f.json, make: () => value };
+  const text = JSON.stringify(value);
+  return { json: f.json, make: () => JSON.parse(text) as unknown };
 }
 
 /** The message a field's value (or its elements, or its map values) is, if any. */
@@ -75,7 +80,7 @@ function messageOf(f: FieldInfo): string | undefined {
   return f.isMessage ? f.type : undefined;
 }
 
-/** The plans of every message that can hold a slice, a map or an omittable scalar, keyed by message name. */
+/** The plans of every message that can hold a slice, a map, an omittable scalar or a written zero, keyed by message name. */
 function buildPlans(schema: ProtoSchema): Map<string, Plan> {
   const fields = new Map<string, FieldInfo[]>();
   for (const [name, tuples] of Object.entries(schema.messages)) {
@@ -85,7 +90,7 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
   const zeros = new Map<FieldInfo, Zero>();
   for (const fs of fields.values()) {
     for (const f of fs) {
-      const zero = isOmittable(f) || isSliceOrMap(f) ? undefined : zeroOf(f);
+      const zero = zeroOf(f);
       if (zero !== undefined) zeros.set(f, zero);
     }
   }
@@ -133,7 +138,7 @@ function apply(plan: Plan, obj: Record<string, unknown>): void {
   for (const z of plan.zeros) {
     // JSON null decodes to the zero value too (a struct's fields stay zero, a pointer stays nil).
     const v = obj[z.json];
-    if (v === undefined || v === null) obj[z.json] = z.text !== undefined ? JSON.parse(z.text) : z.value;
+    if (v === undefined || v === null) obj[z.json] = z.make();
   }
   for (const n of plan.nested) {
     if (n.shape === 'inline') {
