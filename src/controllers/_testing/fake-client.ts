@@ -10,7 +10,8 @@ import { scaleOf } from '../../api/scale.js';
 import { apiErrors, type Status } from '../../api/errors.js';
 import { parseSelector } from '../../api/labels.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
-import type { ResourceType } from '../../api/resources.js';
+import { resources, type ResourceType } from '../../api/resources.js';
+import { ResourceTable } from '../../apiserver/discovery/resource-defs.js';
 import type {
   Client,
   DeleteOptions,
@@ -136,6 +137,9 @@ export interface FakeClientOptions {
 }
 
 /** An in-memory Client; see the file comment for what it models. */
+/** The resources and subresources kube-apiserver 1.32 serves, as kubemix's own table lists them. */
+const builtinResources = new ResourceTable();
+
 export class FakeClient implements Client {
   readonly actions: FakeAction[] = [];
   /** Make the next calls of a verb on a resource fail: `failures.set('create pods', err)`. */
@@ -197,8 +201,17 @@ export class FakeClient implements Client {
       .map((o) => clone(o) as unknown as T);
   }
 
+  /** Whether the API server serves `sub` of `res`: the built-in resource table says, or the CRD this fake holds. */
+  private serves(res: ResourceType, sub: string): boolean {
+    const def = builtinResources.get(res.group, res.version, res.resource);
+    if (def !== undefined) return def.subresources.has(sub);
+    const crd = this.store(resources.customresourcedefinitions).get(`${res.resource}.${res.group}`) as { spec?: { versions?: { name?: string; subresources?: Record<string, unknown> }[] } } | undefined;
+    return crd?.spec?.versions?.find((v) => v.name === res.version)?.subresources?.[sub] !== undefined;
+  }
+
   async get<T extends KubeObject>(res: ResourceType, name: string, opts: { namespace?: string; subresource?: string } = {}): Promise<T> {
     this.maybeFail('get', res);
+    if (opts.subresource !== undefined && !this.serves(res, opts.subresource)) throw apiErrors.resourceNotServed();
     const o = this.store(res).get(this.key(res, opts.namespace, name));
     if (o === undefined) throw apiErrors.notFound(this.gr(res), name);
     // The scale subresource answers the Scale, as the API server does.

@@ -16,33 +16,23 @@ export function parseGroupVersion(gv: string): { group: string; version: string 
   throw new Error(`unexpected GroupVersion string: ${gv}`);
 }
 
-/** A resource that may serve the scale target, and whether it has a `scale` subresource. */
-export interface RestMapping {
-  res: ResourceType;
-  servesScale: boolean;
-}
-
-/** The built-in resources with a `scale` subresource (the API server's resource table lists the same). */
-const builtInScales = new Set(['/replicationcontrollers', 'apps/deployments', 'apps/replicasets', 'apps/statefulsets']);
-
 /**
  * `RESTMapper.RESTMappings(groupKind)` as kube-controller-manager's deferred discovery mapper answers it:
  * every served version of the kind in the group, or `NoKindMatchError`. Built-in kinds come from the
  * resource table; a custom resource from its CustomResourceDefinition, looked up only when no built-in kind
  * matches (as the deferred mapper rediscovers on a miss), so an HPA of a built-in kind costs no request.
  */
-export async function restMappings(client: Client, group: string, kind: string): Promise<RestMapping[]> {
+export async function restMappings(client: Client, group: string, kind: string): Promise<ResourceType[]> {
   const builtIn = Object.values(resources).filter((r) => r.group === group && r.kind === kind);
-  if (builtIn.length > 0) return builtIn.map((res) => ({ res, servesScale: builtInScales.has(`${res.group}/${res.resource}`) }));
+  if (builtIn.length > 0) return builtIn;
   const crds = await client.list<CustomResourceDefinition>(resources.customresourcedefinitions);
-  const mappings: RestMapping[] = [];
+  const mappings: ResourceType[] = [];
   for (const crd of crds.items) {
     const spec = crd.spec;
     if (spec.group !== group || spec.names.kind !== kind) continue;
     for (const v of spec.versions) {
       if (!v.served) continue;
-      const res: ResourceType = { group, version: v.name, resource: spec.names.plural, kind, namespaced: spec.scope === 'Namespaced' };
-      mappings.push({ res, servesScale: v.subresources?.scale !== undefined });
+      mappings.push({ group, version: v.name, resource: spec.names.plural, kind, namespaced: spec.scope === 'Namespaced' });
     }
   }
   if (mappings.length === 0) throw new Error(`no matches for kind "${kind}" in group "${group}"`);
@@ -57,12 +47,11 @@ export interface ScaleView {
 }
 
 /**
- * `scaleNamespacer.Scales(ns).Get`: GET of the `scale` subresource. A resource without one fails as the API
- * server's router fails it (404), without a request.
+ * `scaleNamespacer.Scales(ns).Get`: GET of the `scale` subresource. A resource without one is the API
+ * server's 404, "the server could not find the requested resource".
  */
-export async function getScale(client: Client, mapping: RestMapping, namespace: string, name: string): Promise<ScaleView> {
-  if (!mapping.servesScale) throw new Error('the server could not find the requested resource');
-  const scale = await client.get<Scale & KubeObject>(mapping.res, name, { namespace, subresource: 'scale' });
+export async function getScale(client: Client, res: ResourceType, namespace: string, name: string): Promise<ScaleView> {
+  const scale = await client.get<Scale & KubeObject>(res, name, { namespace, subresource: 'scale' });
   return { specReplicas: scale.spec?.replicas ?? 0, statusReplicas: scale.status?.replicas ?? 0, selector: scale.status?.selector ?? '' };
 }
 

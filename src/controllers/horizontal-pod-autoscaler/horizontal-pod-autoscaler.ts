@@ -36,7 +36,7 @@ import {
 import { formatTime } from '../_pods.js';
 import { eventComponents, names } from '../names.js';
 import { getExternalMetricReplicas, getMetricReplicas, getObjectMetricReplicas, getResourceReplicas } from './_metrics.js';
-import { getScale, parseGroupVersion, restMappings, updateScale, type RestMapping, type ScaleView } from './_scale.js';
+import { getScale, parseGroupVersion, restMappings, updateScale, type ScaleView } from './_scale.js';
 import { ScalingHistory, type ConditionChange } from './_scaling.js';
 
 export interface HorizontalPodAutoscalerOptions {
@@ -217,7 +217,7 @@ export class HorizontalController implements Controller {
       await failedGetScale(errorMessage(e));
       return `invalid API version in scale target reference: ${errorMessage(e)}`;
     }
-    let mappings: RestMapping[];
+    let mappings: ResourceType[];
     try {
       mappings = await restMappings(this.ctx.client, group, ref.kind);
     } catch (e) {
@@ -302,11 +302,11 @@ export class HorizontalController implements Controller {
    * `scaleForResourceMappings`: the scale of the first mapping that answers, else the first mapping's
    * error.
    */
-  private async scaleForResourceMappings(namespace: string, name: string, mappings: readonly RestMapping[]): Promise<{ scale: ScaleView; target: ResourceType }> {
+  private async scaleForResourceMappings(namespace: string, name: string, mappings: readonly ResourceType[]): Promise<{ scale: ScaleView; target: ResourceType }> {
     let firstErr: Error | undefined;
     for (const [i, mapping] of mappings.entries()) {
       try {
-        return { scale: await getScale(this.ctx.client, mapping, namespace, name), target: mapping.res };
+        return { scale: await getScale(this.ctx.client, mapping, namespace, name), target: mapping };
       } catch (e) {
         if (i === 0) firstErr = asError(e);
       }
