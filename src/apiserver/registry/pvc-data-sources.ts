@@ -20,7 +20,8 @@ function given<T>(v: T | null | undefined): v is T {
   return v !== undefined && v !== null;
 }
 
-function dropDisabledFields(spec: ClaimSpec, old: ClaimSpec | undefined): void {
+/** `DropDisabledFields` alone (the first step of `prepareClaimSpec`). */
+export function dropDisabledFields(spec: ClaimSpec, old: ClaimSpec | undefined): void {
   if (!given(old?.volumeAttributesClassName)) delete spec.volumeAttributesClassName;
   const ref = spec.dataSourceRef;
   if (given(ref) && !((old?.dataSourceRef?.namespace ?? '') !== '')) delete ref.namespace;

@@ -7,7 +7,20 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PersistentVolumeClaim, PersistentVolumeClaimSpec } from 'kubernetes-types/core/v1.js';
 import { fieldErrorString } from '../../api/field-errors.js';
-import { validatePersistentVolumeClaim, validatePersistentVolumeClaimStatusUpdate, validatePersistentVolumeClaimUpdate } from './storage.js';
+import { validatePersistentVolumeClaim as validateCreate, validatePersistentVolumeClaimStatusUpdate, validatePersistentVolumeClaimUpdate as validateUpdate } from './storage.js';
+import { dropDisabledFields } from '../registry/pvc-data-sources.js';
+
+/**
+ * The claim without the fields the strategy drops before validation (`DropDisabledFields`); upstream's
+ * validation tables, ported here, run on claims whose disabled fields are already gone.
+ */
+function prepared(pvc: PersistentVolumeClaim, old?: PersistentVolumeClaim): PersistentVolumeClaim {
+  const out = structuredClone(pvc);
+  dropDisabledFields((out.spec ??= {}), old?.spec);
+  return out;
+}
+const validatePersistentVolumeClaim = (pvc: PersistentVolumeClaim): ReturnType<typeof validateCreate> => validateCreate(prepared(pvc));
+const validatePersistentVolumeClaimUpdate = (pvc: PersistentVolumeClaim, old: PersistentVolumeClaim): ReturnType<typeof validateUpdate> => validateUpdate(prepared(pvc, old), old);
 import { validate } from './index.js';
 
 const rwoRox = ['ReadWriteOnce', 'ReadOnlyMany'];

@@ -68,20 +68,6 @@ export function validationOptionsForPersistentVolumeClaim(old: PersistentVolumeC
   };
 }
 
-/**
- * `pvcutil.DropDisabledFields` with 1.32's gates (VolumeAttributesClass and CrossNamespaceVolumeDataSource
- * off; AnyVolumeDataSource on): a copy without the fields the strategy would drop.
- */
-export function dropDisabledPersistentVolumeClaimSpecFields(spec: PersistentVolumeClaimSpec | undefined, old: PersistentVolumeClaimSpec | undefined): PersistentVolumeClaimSpec {
-  const out: PersistentVolumeClaimSpec = { ...spec };
-  if (old?.volumeAttributesClassName == null) delete out.volumeAttributesClassName;
-  if (out.dataSourceRef?.namespace != null && out.dataSourceRef.namespace !== '' && old?.dataSourceRef == null) {
-    const { namespace: _dropped, ...ref } = out.dataSourceRef;
-    out.dataSourceRef = ref;
-  }
-  return out;
-}
-
 /** `validateDataSource` and `validateDataSourceRef`: name and kind required, core refs only to claims. */
 function validateDataSource(ref: TypedLocalObjectReference | TypedObjectReference, path: Path, allowInvalidAPIGroup: boolean): FieldError[] {
   const errs: FieldError[] = [];
@@ -169,10 +155,12 @@ function validatePersistentVolumeClaimObject(pvc: PersistentVolumeClaim, opts: P
   return [...validateObjectMeta(pvc.metadata, metaOpts), ...validatePersistentVolumeClaimSpec(pvc.spec, Path.root('spec'), opts)];
 }
 
-/** `persistentvolumeclaimStrategy.Validate` (after `PrepareForCreate`'s `DropDisabledFields`). */
+/**
+ * `persistentvolumeclaimStrategy.Validate`, of a claim `PrepareForCreate` prepared (`prepareClaimSpec` in
+ * registry/pvc-data-sources.ts dropped the disabled fields).
+ */
 export function validatePersistentVolumeClaim(pvc: PersistentVolumeClaim): FieldError[] {
-  const claim = { ...pvc, spec: dropDisabledPersistentVolumeClaimSpecFields(pvc.spec, undefined) };
-  return validatePersistentVolumeClaimObject(claim, validationOptionsForPersistentVolumeClaim(undefined));
+  return validatePersistentVolumeClaimObject(pvc, validationOptionsForPersistentVolumeClaim(undefined));
 }
 
 /**
@@ -285,9 +273,8 @@ export function validatePersistentVolumeClaimUpdateRules(pvc: PersistentVolumeCl
  * which runs it again. The repeated errors are kept, as upstream's causes keep them; the message dedupes.
  */
 export function validatePersistentVolumeClaimUpdate(pvc: PersistentVolumeClaim, old: PersistentVolumeClaim): FieldError[] {
-  const claim = { ...pvc, spec: dropDisabledPersistentVolumeClaimSpecFields(pvc.spec, old.spec) };
   const opts = validationOptionsForPersistentVolumeClaim(old);
-  return [...validatePersistentVolumeClaimObject(claim, opts), ...validatePersistentVolumeClaimUpdateRules(claim, old, opts)];
+  return [...validatePersistentVolumeClaimObject(pvc, opts), ...validatePersistentVolumeClaimUpdateRules(pvc, old, opts)];
 }
 
 /** `validateBasicResource`: `Quantity.Value()` not negative. */
