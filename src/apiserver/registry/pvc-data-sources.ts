@@ -8,16 +8,14 @@
  *   unless the stored claim has a data source;
  * - `NormalizeDataSources` (AnyVolumeDataSource, GA): either reference fills in the other, so both read back.
  */
+import { given } from '../../util/go-nil.js';
+
 type Ref = { apiGroup?: string | null; kind?: string; name?: string; namespace?: string | null };
 
 export interface ClaimSpec {
   dataSource?: Ref | null;
   dataSourceRef?: Ref | null;
   volumeAttributesClassName?: string | null;
-}
-
-function given<T>(v: T | null | undefined): v is T {
-  return v !== undefined && v !== null;
 }
 
 /** `DropDisabledFields` alone (the first step of `prepareClaimSpec`). */

@@ -27,6 +27,7 @@ import type { APIService } from '../local-apiservices.js';
 import type { KubeObject } from '../../client/client.js';
 import { canonicalQuantity, compareQuantities, isQuantity, parseQuantity } from '../../api/quantity.js';
 import { externallyAccessible } from './service.js';
+import { given, unset } from '../../util/go-nil.js';
 
 /** `ParseImageName`'s tag: `latest` when neither tag nor digest is given. */
 export function imageTag(image: string): string {
@@ -92,16 +93,6 @@ function defaultVolume(v: Volume): void {
   const claim = v.ephemeral?.volumeClaimTemplate;
   if (given(claim)) defaultPersistentVolumeClaimSpec((claim.spec ??= {}));
   if (volumeSourceCount(v) === 0) v.emptyDir = {};
-}
-
-/** Whether a pointer field is set: JSON `null` decodes to Go's nil, as a missing field does. */
-function given<T>(v: T | null | undefined): v is T {
-  return v !== undefined && v !== null;
-}
-
-/** Whether a string field is empty: Go reads a missing or `null` string as `""`. */
-function unset(s: string | null | undefined): boolean {
-  return s === undefined || s === null || s === '';
 }
 
 /** The volume sources a pod volume and a PersistentVolume share and upstream defaults (core/v1). */
