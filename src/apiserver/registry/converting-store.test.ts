@@ -48,13 +48,15 @@ describe('ConvertingStore defaults autoscaling/v1 HorizontalPodAutoscalers as v1
     await rm(dataDir, { recursive: true, force: true });
   });
 
-  test('a create is defaulted in v1 (minReplicas) before the conversion, in v2 (the CPU metric) after it', async () => {
+  test('a create is defaulted in v1 (minReplicas) before the conversion, which fills in the CPU metric, then in v2', async () => {
     calls.length = 0;
     const hpa: StoredObject = { apiVersion: 'autoscaling/v1', kind: 'HorizontalPodAutoscaler', metadata: { name: 'web', namespace: 'default' }, spec: { scaleTargetRef, maxReplicas: 3 } };
     const created = await store.create(v1, 'default', hpa, ctx);
+    // Convert_v1_HorizontalPodAutoscaler_To_autoscaling_HorizontalPodAutoscaler adds the 80% CPU target
+    // when there is no metric at all; the v2 defaulter would add the same.
     assert.deepEqual(calls, [
       ['autoscaling/v1', { scaleTargetRef, maxReplicas: 3 }],
-      ['autoscaling/v2', { scaleTargetRef, maxReplicas: 3, minReplicas: 1 }],
+      ['autoscaling/v2', { scaleTargetRef, maxReplicas: 3, minReplicas: 1, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] }],
     ]);
     assert.deepEqual(created['spec'], { scaleTargetRef, maxReplicas: 3, minReplicas: 1, targetCPUUtilizationPercentage: 80 });
   });
@@ -71,5 +73,82 @@ describe('ConvertingStore defaults autoscaling/v1 HorizontalPodAutoscalers as v1
     const updated = await store.get(v1, 'default', 'web');
     await store.update(v1, 'default', 'web', 'status', { ...updated, status: { currentReplicas: 2, desiredReplicas: 2 } }, ctx);
     assert.deepEqual(calls, []);
+  });
+});
+
+describe('ConvertingStore: a v2 HorizontalPodAutoscaler read and written back as autoscaling/v1 keeps what v1 cannot express', () => {
+  let dataDir: string;
+  let backend: Backend;
+  let store: ConvertingStore;
+  let v1: ResourceDef;
+  let v2: ResourceDef;
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'kubemix-converting-store-hpa-'));
+    backend = await openBackend({ kind: 'sqlite', dataDir, compaction: false });
+    const policy: ObjectPolicy = { ...noPolicy, applyDefaults: (def, obj) => applyDefaults({ group: def.group, version: def.version, kind: def.kind }, obj) };
+    const table = new ResourceTable();
+    const d1 = table.get('autoscaling', 'v1', 'horizontalpodautoscalers');
+    const d2 = table.get('autoscaling', 'v2', 'horizontalpodautoscalers');
+    assert.ok(d1 !== undefined && d2 !== undefined);
+    v1 = d1;
+    v2 = d2;
+    store = new ConvertingStore({ backend, dispatcher: new CacheDispatcher(backend), policy }, table);
+  });
+  after(async () => {
+    await backend.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  test('GET as v1 then PUT as v1 (spec, then status) leaves the v2 object as it was', async () => {
+    const spec = {
+      scaleTargetRef,
+      minReplicas: 2,
+      maxReplicas: 10,
+      metrics: [
+        { type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '512Mi' } } },
+        { type: 'Pods', pods: { metric: { name: 'packets-per-second' }, target: { type: 'AverageValue', averageValue: '1k' } } },
+      ],
+      behavior: { scaleDown: { stabilizationWindowSeconds: 60, policies: [{ type: 'Pods', value: 1, periodSeconds: 30 }] } },
+    };
+    const hpa: StoredObject = { apiVersion: 'autoscaling/v2', kind: 'HorizontalPodAutoscaler', metadata: { name: 'mixed', namespace: 'default', labels: { app: 'web' } }, spec };
+    const created = await store.create(v2, 'default', hpa, ctx);
+    await store.update(v2, 'default', 'mixed', 'status', {
+      ...created,
+      status: {
+        currentReplicas: 2,
+        desiredReplicas: 3,
+        currentMetrics: [
+          { type: 'Resource', resource: { name: 'memory', current: { averageValue: '300Mi', averageUtilization: 60 } } },
+          { type: 'Pods', pods: { metric: { name: 'packets-per-second' }, current: { averageValue: '800' } } },
+        ],
+        conditions: [
+          { type: 'AbleToScale', status: 'True', lastTransitionTime: '2024-05-01T10:00:00Z', reason: 'SucceededRescale', message: 'the HPA controller was able to update the target scale to 3' },
+          { type: 'ScalingLimited', status: 'False', lastTransitionTime: '2024-05-01T10:00:00Z', reason: 'DesiredWithinRange', message: 'the desired count is within the acceptable range' },
+        ],
+      },
+    }, ctx);
+    const before = await store.get(v2, 'default', 'mixed');
+    assert.ok(((before['spec'] as { behavior?: { scaleUp?: unknown } }).behavior?.scaleUp) !== undefined, 'v2 defaulting filled in scaleUp');
+
+    const asV1 = await store.get(v1, 'default', 'mixed');
+    assert.equal((asV1['spec'] as Record<string, unknown>)['targetCPUUtilizationPercentage'], undefined);
+    assert.deepEqual(Object.keys(asV1.metadata?.annotations ?? {}).sort(), [
+      'autoscaling.alpha.kubernetes.io/behavior',
+      'autoscaling.alpha.kubernetes.io/conditions',
+      'autoscaling.alpha.kubernetes.io/current-metrics',
+      'autoscaling.alpha.kubernetes.io/metrics',
+    ]);
+    // A client's read-modify-write: the object as it read it, through JSON.
+    await store.update(v1, 'default', 'mixed', '', JSON.parse(JSON.stringify(asV1)) as StoredObject, ctx);
+    const statusRead = await store.get(v1, 'default', 'mixed');
+    await store.update(v1, 'default', 'mixed', 'status', JSON.parse(JSON.stringify(statusRead)) as StoredObject, ctx);
+
+    const after = await store.get(v2, 'default', 'mixed');
+    assert.deepEqual(after['spec'], before['spec']);
+    assert.deepEqual(after['status'], before['status']);
+    assert.deepEqual(after.metadata?.annotations, undefined);
+    assert.deepEqual(after.metadata?.labels, { app: 'web' });
+    assert.equal(after.metadata?.generation, before.metadata?.generation);
+    assert.equal(after.metadata?.resourceVersion, before.metadata?.resourceVersion, 'both writes were no-ops');
   });
 });

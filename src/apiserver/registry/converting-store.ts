@@ -12,6 +12,7 @@
 import { FieldSelector, type FieldRequirement } from '../../api/fields.js';
 import type { ResourceDef, ResourceTable } from '../discovery/resource-defs.js';
 import type { CachedObject, CacheEventType, CacheWatcherSink, StoredObject } from '../storage/watch-cache.js';
+import { hpaV1ToV2, hpaV2ToV1 } from './hpa-conversion.js';
 import type { ObjectPolicy } from './policy.js';
 import { Store, type DeleteRequest, type DeleteResult, type GuaranteedUpdateOptions, type ListQuery, type ListResult, type RequestContext, type StoreOptions } from './store.js';
 
@@ -52,47 +53,25 @@ export function coreToEventsV1(obj: StoredObject): StoredObject {
   return out;
 }
 
-type Rec = Record<string, unknown>;
+export { hpaV1ToV2, hpaV2ToV1 };
 
-/** autoscaling/v1 -> v2: the CPU utilization target becomes a Resource metric (pkg/apis/autoscaling/v1/conversion.go). */
-export function hpaV1ToV2(obj: StoredObject): StoredObject {
-  const spec = { ...((obj['spec'] ?? {}) as Rec) };
-  const target = spec['targetCPUUtilizationPercentage'];
-  delete spec['targetCPUUtilizationPercentage'];
-  if (typeof target === 'number') {
-    spec['metrics'] = [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: target } } }];
-  }
-  const out: StoredObject = { ...obj, apiVersion: 'autoscaling/v2', spec };
-  const status = obj['status'] as Rec | undefined;
-  if (status !== undefined) {
-    const st = { ...status };
-    const current = st['currentCPUUtilizationPercentage'];
-    delete st['currentCPUUtilizationPercentage'];
-    if (typeof current === 'number') st['currentMetrics'] = [{ type: 'Resource', resource: { name: 'cpu', current: { averageUtilization: current } } }];
-    out['status'] = st;
-  }
-  return out;
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-/** autoscaling/v2 -> v1: only a CPU utilization metric has a v1 form. */
-export function hpaV2ToV1(obj: StoredObject): StoredObject {
-  const spec = { ...((obj['spec'] ?? {}) as Rec) };
-  const metrics = (spec['metrics'] ?? []) as { type?: string; resource?: { name?: string; target?: { type?: string; averageUtilization?: number } } }[];
-  delete spec['metrics'];
-  delete spec['behavior'];
-  const cpu = metrics.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu' && m.resource.target?.type === 'Utilization');
-  if (cpu?.resource?.target?.averageUtilization !== undefined) spec['targetCPUUtilizationPercentage'] = cpu.resource.target.averageUtilization;
-  const out: StoredObject = { ...obj, apiVersion: 'autoscaling/v1', spec };
-  const status = obj['status'] as Rec | undefined;
-  if (status !== undefined) {
-    const st = { ...status };
-    const currents = (st['currentMetrics'] ?? []) as { type?: string; resource?: { name?: string; current?: { averageUtilization?: number } } }[];
-    delete st['currentMetrics'];
-    delete st['conditions'];
-    const c = currents.find((m) => m.type === 'Resource' && m.resource?.name === 'cpu');
-    if (c?.resource?.current?.averageUtilization !== undefined) st['currentCPUUtilizationPercentage'] = c.resource.current.averageUtilization;
-    out['status'] = st;
-  }
+/**
+ * `value` with its keys, at every depth, in the order `reference` has them (keys only `value` has go
+ * last, in its order). kube-apiserver compares decoded Go structs, where key order does not exist; the
+ * store compares stored JSON (a spec change bumps metadata.generation, an identical object is a no-op),
+ * so a write converted from the other form takes the live object's key order, and reading an object in
+ * the other form and writing it back unchanged stays a no-op.
+ */
+function inKeyOrderOf(value: unknown, reference: unknown): unknown {
+  if (Array.isArray(value) && Array.isArray(reference)) return value.map((v, i) => inKeyOrderOf(v, reference[i]));
+  if (!isPlainObject(value) || !isPlainObject(reference)) return value;
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(reference)) if (Object.hasOwn(value, k)) out[k] = inKeyOrderOf(value[k], reference[k]);
+  for (const [k, v] of Object.entries(value)) if (!Object.hasOwn(out, k)) out[k] = v;
   return out;
 }
 
@@ -194,7 +173,8 @@ export class ConvertingStore extends Store {
         const out = mutate(live === undefined ? undefined : c.fromStorage(live));
         if (out === undefined) return undefined;
         // Subresource writes are not defaulted (the store's prepareUpdate does the same).
-        return subresource === '' ? this.decoded(c, def, out) : c.toStorage(out);
+        const converted = subresource === '' ? this.decoded(c, def, out) : c.toStorage(out);
+        return live === undefined ? converted : (inKeyOrderOf(converted, live) as StoredObject);
       },
       createObject === undefined ? undefined : this.decoded(c, def, createObject),
     );
