@@ -23,6 +23,7 @@ import type { OpenApiProvider, TableConvertor } from './seams.js';
 import { versionInfo } from './version.js';
 import { isProtobufContentType, parseProtobufBody } from './protobuf/index.js';
 import { parseFieldValidation } from './field-validation.js';
+import { internalMetadata } from './registry/strategy.js';
 
 export interface HandlerOptions {
   table: ResourceTable;
@@ -418,7 +419,7 @@ export class ApiHandler {
     if (accept.table && this.o.tables !== undefined) {
       return sendJson(res, code, this.o.tables.toTable(def, [obj], { includeObject: includeObject(q), now: this.now() }));
     }
-    if (accept.partial) return sendJson(res, code, partialObject(obj));
+    if (accept.partial) return sendJson(res, code, partialObject(def, obj));
     sendJson(res, code, obj);
   }
 
@@ -449,7 +450,7 @@ export class ApiHandler {
         kind: 'PartialObjectMetadataList',
         apiVersion: 'meta.k8s.io/v1',
         metadata: meta,
-        items: result.items.map((c) => partialObject(c.obj)),
+        items: result.items.map((c) => partialObject(def, c.obj)),
       });
     }
     // Splice the cached JSON of each item rather than re-serialising every object.
@@ -483,7 +484,7 @@ export class ApiHandler {
       lastRv = Math.max(lastRv, c.rv);
       let objJson: string;
       if (accept.table && this.o.tables !== undefined) objJson = JSON.stringify(this.o.tables.toTable(def, [c.obj], { includeObject: includeObject(q), now: this.now() }));
-      else if (accept.partial) objJson = JSON.stringify(partialObject(c.obj));
+      else if (accept.partial) objJson = JSON.stringify(partialObject(def, c.obj));
       else objJson = cachedJson(c);
       return `{"type":"${type}","object":${objJson}}\n`;
     };
@@ -568,8 +569,8 @@ function includeObject(q: URLSearchParams): 'None' | 'Metadata' | 'Object' {
   return v === 'None' || v === 'Object' ? v : 'Metadata';
 }
 
-export function partialObject(obj: StoredObject): Record<string, unknown> {
-  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
+export function partialObject(def: ResourceDef, obj: StoredObject): Record<string, unknown> {
+  return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: internalMetadata(def.group, def.resource, obj.metadata) };
 }
 
 /** kube-apiserver's default field manager: the user agent's program name (`kubectl-client-side-apply` etc. come from clients). */

@@ -43,6 +43,7 @@ import { humanDuration } from './duration.js';
 import { columnsFor, printedAs, type TableColumnDefinition } from './columns.js';
 import { compareStrings } from '../../util/compare-strings.js';
 import { compareFlowSchemas } from '../flowcontrol-bootstrap.js';
+import { internalMetadata } from '../registry/strategy.js';
 
 /** Any Kubernetes object as stored: apiVersion, kind, metadata and the rest. */
 export interface KubeObject {
@@ -1147,14 +1148,14 @@ const listOrders: Readonly<Record<string, (a: KubeObject, b: KubeObject) => numb
   'flowcontrol.apiserver.k8s.io/flowschemas': (a, b) => compareFlowSchemas(as<FlowSchema>(a), as<FlowSchema>(b)),
 };
 
-function rowObject(obj: KubeObject, policy: IncludeObjectPolicy): unknown {
+function rowObject(group: string, resource: string, obj: KubeObject, policy: IncludeObjectPolicy): unknown {
   switch (policy) {
     case 'None':
       return null;
     case 'Object':
       return obj;
     case 'Metadata':
-      return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: obj.metadata ?? {} };
+      return { kind: 'PartialObjectMetadata', apiVersion: 'meta.k8s.io/v1', metadata: internalMetadata(group, resource, obj.metadata) };
   }
 }
 
@@ -1168,7 +1169,7 @@ export function printTable(resource: string, group: string, objects: readonly Ku
   const order = listOrders[key];
   const rows: TableRow[] = (order !== undefined ? [...objects].sort(order) : objects).map((obj) => {
     const p = printer(obj, opts.now);
-    const row: TableRow = { cells: p.cells, object: rowObject(obj, opts.includeObject) };
+    const row: TableRow = { cells: p.cells, object: rowObject(group, resource, obj, opts.includeObject) };
     if (p.conditions) row.conditions = p.conditions;
     return row;
   });

@@ -628,6 +628,20 @@ function withoutRoundTripAnnotations(obj: StoredObject): Record<string, string> 
   return out;
 }
 
+/**
+ * `DropRoundTripHorizontalPodAutoscalerAnnotations` in place, as autoscaling/v2's conversions call it both
+ * ways (pkg/apis/autoscaling/v2/conversion.go): a v2 client can neither store nor read these annotations.
+ * A map left empty goes, as Go's `omitempty` would drop it.
+ */
+export function dropRoundTripHorizontalPodAutoscalerAnnotations(obj: StoredObject): void {
+  const md = obj.metadata;
+  const annotations = md?.annotations;
+  if (md === undefined || annotations === undefined || annotations === null) return;
+  if (!roundTripAnnotations.some((a) => Object.hasOwn(annotations, a))) return;
+  md.annotations = withoutRoundTripAnnotations(obj);
+  if (Object.keys(md.annotations).length === 0) delete md.annotations;
+}
+
 /** The object's metadata with these annotations; an empty map is left out, as Go's `omitempty` does. */
 function metadataWith(obj: StoredObject, annotations: Record<string, string>): NonNullable<StoredObject['metadata']> {
   const md = { ...(obj.metadata ?? {}) };

@@ -32,11 +32,12 @@ import type { AdmissionRequest, HookTransaction, ManagedFieldsUpdater, ObjectPol
 import {
   hasStatusSubresource,
   podGracePeriod,
+  bumpsGeneration,
+  convertRequestObject,
   prepareForCreate,
   prepareForUpdate,
   objectAttrs,
   randomSuffix,
-  specPart,
   tracksGeneration,
 } from './strategy.js';
 
@@ -525,6 +526,12 @@ export class Store {
     if (e !== undefined) throw apiErrors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${e}`);
   }
 
+  /** The conversions decoding a request body runs (`convertRequestObject`); their errors are the decoder's 400. */
+  private convertRequest(def: ResourceDef, obj: StoredObject): void {
+    const e = convertRequestObject(def, obj);
+    if (e !== undefined) throw apiErrors.badRequest(`${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: ${e}`);
+  }
+
   /** Unknown fields are dropped; the request's fieldValidation decides between error, warning and silence. */
   private checkUnknownFields(def: ResourceDef, obj: StoredObject, ctx: RequestContext): void {
     // Custom resources are always pruned to their schema; built-in kinds from in-process callers are typed.
@@ -543,6 +550,7 @@ export class Store {
     const obj = input;
     this.checkTypeMeta(def, obj);
     this.checkDecodable(def, obj, ctx);
+    this.convertRequest(def, obj);
     const md = (obj.metadata ??= {});
     if (def.namespaced) {
       if (md.namespace !== undefined && md.namespace !== '' && md.namespace !== namespace) {
@@ -769,6 +777,7 @@ export class Store {
     onTransaction: (t: HookTransaction | undefined) => void,
   ): Promise<{ next: StoredObject; json?: string }> {
     this.checkTypeMeta(def, desired);
+    this.convertRequest(def, desired);
     this.checkUnknownFields(def, desired, ctx);
     if (subresource === '') this.opts.policy.applyDefaults(def, desired);
     // As on create: updates and patches record field ownership before mutating admission and the strategy.
@@ -800,7 +809,7 @@ export class Store {
     md.resourceVersion = lmd.resourceVersion ?? '';
     if (tracksGeneration(def)) {
       md.generation = lmd.generation ?? 1;
-      if ((subresource === '' || subresource === 'scale') && specPart(next) !== specPart(live)) md.generation += 1;
+      if ((subresource === '' || subresource === 'scale') && bumpsGeneration(def, next, live)) md.generation += 1;
     } else {
       delete md.generation;
     }

@@ -4,14 +4,20 @@
  * track `metadata.generation`, how graceful deletion works, and the field labels of field selectors.
  */
 import { createHash } from 'node:crypto';
+import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { jsonDeepEqual } from '../../util/json-equal.js';
 import type { ResourceDef } from '../discovery/resource-defs.js';
 import type { ObjectAttrs, StoredObject } from '../storage/watch-cache.js';
+import { dropRoundTripHorizontalPodAutoscalerAnnotations } from './hpa-conversion.js';
 import { prepareClaimSpec } from './pvc-data-sources.js';
 
-/** Kinds whose spec changes bump metadata.generation (those with a spec/status split and a controller). */
+/**
+ * Kinds whose strategies set metadata.generation to 1 on create and bump it on spec changes. 1.32's
+ * HorizontalPodAutoscaler strategy does neither (the `HPAGeneration` gate came much later).
+ */
 const generationTracked = new Set([
   '/replicationcontrollers', 'apps/deployments', 'apps/replicasets', 'apps/daemonsets', 'apps/statefulsets', 'batch/jobs', 'batch/cronjobs',
-  'policy/poddisruptionbudgets', 'autoscaling/horizontalpodautoscalers', 'networking.k8s.io/ingresses',
+  'policy/poddisruptionbudgets', 'networking.k8s.io/ingresses',
   'networking.k8s.io/networkpolicies', 'apiextensions.k8s.io/customresourcedefinitions',
   'flowcontrol.apiserver.k8s.io/flowschemas', 'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations',
   'admissionregistration.k8s.io/mutatingwebhookconfigurations', 'admissionregistration.k8s.io/validatingwebhookconfigurations',
@@ -76,6 +82,13 @@ export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
     case '/services':
       obj['status'] = { loadBalancer: {} };
       return;
+    case 'apps/daemonsets': {
+      // daemonSetStrategy.PrepareForCreate: templateGeneration (carried in apps/v1 as an annotation) is at least 1.
+      obj['status'] = {};
+      const templateGeneration = templateGenerationOf(obj);
+      setTemplateGeneration(obj, templateGeneration < 1n ? 1n : templateGeneration);
+      return;
+    }
     case 'apiextensions.k8s.io/customresourcedefinitions':
       obj['status'] = {};
       recordStorageVersion(obj);
@@ -112,7 +125,153 @@ export function prepareForUpdate(def: ResourceDef, obj: StoredObject, old: Store
   }
   if (def.resource === 'persistentvolumeclaims' && def.group === '') prepareClaimSpec((obj['spec'] ??= {}), (old['spec'] ?? {}));
   if (def.resource === 'customresourcedefinitions' && def.group === 'apiextensions.k8s.io') recordStorageVersion(obj);
+  if (def.resource === 'daemonsets' && def.group === 'apps') {
+    // daemonSetStrategy.PrepareForUpdate: clients cannot set templateGeneration; a template change bumps it.
+    let templateGeneration = templateGenerationOf(old);
+    if (!semanticDeepEqual(specOf(obj)['template'], specOf(old)['template'])) templateGeneration += 1n;
+    setTemplateGeneration(obj, templateGeneration);
+  }
   return obj;
+}
+
+/**
+ * Whether an update of the main resource (or its scale subresource, which updates the main resource)
+ * bumps metadata.generation, per kind as each strategy's PrepareForUpdate decides. Only for kinds that
+ * track generation (`tracksGeneration`); `obj` has been through `prepareForUpdate`.
+ */
+export function bumpsGeneration(def: ResourceDef, obj: StoredObject, old: StoredObject): boolean {
+  // customResourceStrategy: any change but to metadata, status included when there is no status
+  // subresource; unstructured content, so `[]`, `null` and absent all differ.
+  if (def.custom) return !jsonDeepEqual(withoutTypeAndMetadata(obj), withoutTypeAndMetadata(old));
+  switch (`${def.group}/${def.resource}`) {
+    case 'apps/deployments':
+      // "annotation updates bump the generation because annotations are copied from deployments to their replica sets"
+      return !semanticDeepEqual(obj['spec'], old['spec']) || !semanticDeepEqual(annotationsOf(obj), annotationsOf(old));
+    case 'networking.k8s.io/networkpolicies':
+      // reflect.DeepEqual, not Semantic: an empty list differs from an absent one.
+      return !jsonDeepEqual(obj['spec'], old['spec']);
+    case 'admissionregistration.k8s.io/mutatingwebhookconfigurations':
+    case 'admissionregistration.k8s.io/validatingwebhookconfigurations':
+      return !jsonDeepEqual(obj['webhooks'], old['webhooks']);
+    default:
+      // apiequality.Semantic.DeepEqual(old.Spec, new.Spec); the DaemonSet's template check implies this one.
+      return !semanticDeepEqual(obj['spec'], old['spec']);
+  }
+}
+
+function withoutTypeAndMetadata(obj: StoredObject): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata' && k !== 'apiVersion' && k !== 'kind') rest[k] = v;
+  return rest;
+}
+
+function specOf(obj: StoredObject): Record<string, unknown> {
+  const spec = obj['spec'];
+  return typeof spec === 'object' && spec !== null ? (spec as Record<string, unknown>) : {};
+}
+
+/** The annotations, with an empty map as none (Semantic.DeepEqual holds nil and empty maps equal). */
+function annotationsOf(obj: StoredObject): Record<string, string> | undefined {
+  const a = obj.metadata?.annotations;
+  return a === undefined || a === null || Object.keys(a).length === 0 ? undefined : a;
+}
+
+function isEmptyJson(v: unknown): boolean {
+  return v === undefined || v === null || (Array.isArray(v) && v.length === 0);
+}
+
+/**
+ * `apiequality.Semantic.DeepEqual` of two decoded Go values, on their JSON: key order is ignored, and an
+ * absent member, `null` and `[]` are equal (a nil and an empty slice are, and `null` decodes to nil).
+ * Without the Go types `{}` cannot be told from a pointer to an empty struct, so it stays unequal to absent.
+ */
+export function semanticDeepEqual(a: unknown, b: unknown): boolean {
+  if (isEmptyJson(a) && isEmptyJson(b)) return true;
+  const aObject = typeof a === 'object' && a !== null;
+  const bObject = typeof b === 'object' && b !== null;
+  if (!aObject || !bObject) return jsonDeepEqual(a, b);
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((v, i) => semanticDeepEqual(v, b[i]));
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  for (const k of Object.keys(x)) if (!semanticDeepEqual(x[k], Object.hasOwn(y, k) ? y[k] : undefined)) return false;
+  for (const k of Object.keys(y)) if (!Object.hasOwn(x, k) && !isEmptyJson(y[k])) return false;
+  return true;
+}
+
+/**
+ * apps/v1 carries the internal DaemonSet's `spec.templateGeneration` as this annotation
+ * (pkg/apis/apps/v1/conversion.go); the DaemonSet controller labels its pods with it.
+ */
+export const templateGenerationAnnotation = 'deprecated.daemonset.template.generation';
+
+const int64Min = -(2n ** 63n);
+const int64Max = 2n ** 63n - 1n;
+
+/** Go's `strconv.ParseInt(s, 10, 64)`: the value, or the error's text. */
+export function parseInt64(s: string): { value: bigint } | { error: string } {
+  if (!/^[+-]?[0-9]+$/.test(s)) return { error: `strconv.ParseInt: parsing ${JSON.stringify(s)}: invalid syntax` };
+  const value = BigInt(s);
+  if (value < int64Min || value > int64Max) return { error: `strconv.ParseInt: parsing ${JSON.stringify(s)}: value out of range` };
+  return { value };
+}
+
+/** A DaemonSet's templateGeneration as conversion reads it; 0 (Go's zero value) when absent or unreadable. */
+function templateGenerationOf(ds: StoredObject): bigint {
+  const text = ds.metadata?.annotations?.[templateGenerationAnnotation];
+  if (typeof text !== 'string') return 0n;
+  const parsed = parseInt64(text);
+  return 'value' in parsed ? parsed.value : 0n;
+}
+
+/** `Convert_apps_DaemonSet_To_v1_DaemonSet`: the annotation is always written, from templateGeneration. */
+function setTemplateGeneration(ds: StoredObject, templateGeneration: bigint): void {
+  const md = (ds.metadata ??= {});
+  md.annotations = { ...(md.annotations ?? {}), [templateGenerationAnnotation]: templateGeneration.toString() };
+}
+
+/**
+ * What kube-apiserver's decoding does to a request body beyond JSON: conversions into the internal type
+ * (and back, for what is stored and what field ownership is computed from) that move or drop fields.
+ * Runs on every create and update, before field ownership is recorded, as decoding precedes it:
+ * - apps/v1 DaemonSet: the template generation annotation is parsed into templateGeneration and written
+ *   back as its canonical decimal, "0" when absent (so the writer owns it, as on a real server), and
+ *   the strategy then sets its value;
+ * - autoscaling/v2 HorizontalPodAutoscaler: the v1 round-trip annotations are dropped.
+ * Returns the conversion error a request gets as a 400 (`... cannot be handled as a DaemonSet: ...`).
+ */
+export function convertRequestObject(def: ResourceDef, obj: StoredObject): string | undefined {
+  if (def.group === 'apps' && def.resource === 'daemonsets') {
+    const text = obj.metadata?.annotations?.[templateGenerationAnnotation];
+    if (text === undefined) {
+      setTemplateGeneration(obj, 0n);
+      return undefined;
+    }
+    const parsed = parseInt64(String(text));
+    if ('error' in parsed) return parsed.error;
+    setTemplateGeneration(obj, parsed.value);
+    return undefined;
+  }
+  if (def.group === 'autoscaling' && def.resource === 'horizontalpodautoscalers' && def.version !== 'v1') {
+    // autoscaling/v1 writes reach the store converted (hpaV1ToV2 reads these annotations, then drops them).
+    dropRoundTripHorizontalPodAutoscalerAnnotations(obj);
+  }
+  return undefined;
+}
+
+/**
+ * An object's metadata as the internal object holds it, which is what Tables and PartialObjectMetadata
+ * show (kube-apiserver builds them from the internal object, unconverted): a DaemonSet's template
+ * generation is a spec field there, not an annotation.
+ */
+export function internalMetadata(group: string, resource: string, metadata: ObjectMeta | undefined): ObjectMeta {
+  const md = metadata ?? {};
+  if (group !== 'apps' || resource !== 'daemonsets' || md.annotations?.[templateGenerationAnnotation] === undefined) return md;
+  const { [templateGenerationAnnotation]: _templateGeneration, ...annotations } = md.annotations;
+  const { annotations: _all, ...rest } = md;
+  return Object.keys(annotations).length === 0 ? rest : { ...rest, annotations };
 }
 
 /**
@@ -127,13 +286,6 @@ function recordStorageVersion(crd: StoredObject): void {
   const status = ((crd['status'] ??= {}) as { storedVersions?: string[] });
   const stored = status.storedVersions ?? [];
   if (!stored.includes(storage.name ?? '')) status.storedVersions = [...stored, storage.name ?? ''];
-}
-
-/** Everything but metadata and status, for generation bumps and no-op detection. */
-export function specPart(obj: StoredObject): string {
-  const rest: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(obj)) if (k !== 'metadata' && k !== 'status' && k !== 'apiVersion' && k !== 'kind') rest[k] = v;
-  return JSON.stringify(rest);
 }
 
 /** An object's labels and selectable fields, what list and watch filters match (`GetAttrs`). */
