@@ -216,7 +216,11 @@ class SimulatedNode {
       crashBackoff: this.crashBackoff,
       networkReady: () => this.networkReady,
       runtimeClassHandler: (name) => this.host.runtimeClassHandler(name),
-      admittedPods: (uid) => [...this.pods.entries()].filter(([u, e]) => u !== uid && !e.deleted && !e.worker.isTerminal).map(([, e]) => e.worker.current),
+      admittedPods: (uid) => {
+        const out: Pod[] = [];
+        for (const [u, e] of this.pods) if (u !== uid && !e.deleted && !e.worker.isTerminal) out.push(e.worker.current);
+        return out;
+      },
       allocatePodIP: (uid) => this.allocator().allocate(uid),
       releasePodIP: (uid) => this.ipAllocator?.release(uid),
       event: (pod: Pod, e: KubeletEvent, fieldPath?: string) =>

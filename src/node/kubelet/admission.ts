@@ -62,10 +62,26 @@ function computePodRequests(pod: Pod): Map<string, number> {
   return sum;
 }
 
+/** The allocatable amounts of each node object already parsed: every admission to the node reads them. */
+const allocatableOf = new WeakMap<Node, Map<string, number>>();
+
 function allocatableAmount(node: Node, name: string): number {
-  const q = node.status?.allocatable?.[name];
-  if (q === undefined) return 0;
-  return name === 'cpu' ? quantityMilliValue(parseQuantity(q)) : quantityValue(parseQuantity(q));
+  let amounts = allocatableOf.get(node);
+  if (amounts === undefined) allocatableOf.set(node, (amounts = new Map()));
+  let v = amounts.get(name);
+  if (v === undefined) {
+    const q = node.status?.allocatable?.[name];
+    v = q === undefined ? 0 : name === 'cpu' ? quantityMilliValue(parseQuantity(q)) : quantityValue(parseQuantity(q));
+    amounts.set(name, v);
+  }
+  return v;
+}
+
+/** What the pods already admitted request of one resource. */
+function usedOf(otherPods: readonly Pod[], name: string): number {
+  let u = 0;
+  for (const p of otherPods) u += podRequests(p).get(name) ?? 0;
+  return u;
 }
 
 function nodeSelectorRequirementMatches(r: NodeSelectorRequirement, labels: Record<string, string>): boolean {
@@ -142,8 +158,6 @@ export function admitPod(pod: Pod, node: Node, otherPods: readonly Pod[], nodeOS
 
   // scheduler.AdmissionCheck: resources first (pods, cpu, memory, ephemeral-storage, then scalar resources).
   const requests = podRequests(pod);
-  const used = new Map<string, number>();
-  for (const p of otherPods) for (const [k, v] of podRequests(p)) used.set(k, (used.get(k) ?? 0) + v);
   const allowedPods = allocatableAmount(node, 'pods');
   if (otherPods.length + 1 > allowedPods) return insufficient('pods', 1, otherPods.length, allowedPods);
   const order = ['cpu', 'memory', 'ephemeral-storage', ...[...requests.keys()].filter((k) => !['cpu', 'memory', 'ephemeral-storage', 'pods'].includes(k)).sort()];
@@ -151,7 +165,7 @@ export function admitPod(pod: Pod, node: Node, otherPods: readonly Pod[], nodeOS
     const req = requests.get(name) ?? 0;
     if (req === 0) continue;
     const cap = allocatableAmount(node, name);
-    const u = used.get(name) ?? 0;
+    const u = usedOf(otherPods, name);
     if (req > cap - u) return insufficient(name, req, u, cap);
   }
   if (!podMatchesNodeAffinity(pod, node)) {
