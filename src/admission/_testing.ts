@@ -1,7 +1,8 @@
 /** Test helpers: admission attributes and an in-memory lookup. */
-import type { LimitRange, Namespace, Node, Pod, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { LimitRange, Namespace, Node, Pod, ResourceQuota, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
+import { apiErrors } from '../api/errors.js';
 import { resources, type ResourceType } from '../api/resources.js';
 import type { KubeObject } from '../client/client.js';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionOperation, UserInfo } from './types.js';
@@ -31,6 +32,8 @@ export interface FakeObjects {
   limitRanges?: LimitRange[];
   nodes?: Node[];
   pods?: Pod[];
+  /** Kept in place: `updateResourceQuotaStatus` replaces the entry and bumps its resourceVersion. */
+  resourceQuotas?: ResourceQuota[];
 }
 
 export function fakeLookup(objs: FakeObjects = {}): AdmissionLookup {
@@ -45,5 +48,19 @@ export function fakeLookup(objs: FakeObjects = {}): AdmissionLookup {
     listLimitRanges: async (ns) => (objs.limitRanges ?? []).filter((l) => l.metadata?.namespace === ns),
     getNode: async (n) => byName(objs.nodes, n),
     getPod: async (ns, n) => byName(objs.pods, n, ns),
+    listResourceQuotas: async (ns) => structuredClone((objs.resourceQuotas ?? []).filter((q) => q.metadata?.namespace === ns)),
+    updateResourceQuotaStatus: async (q) => {
+      const list = (objs.resourceQuotas ??= []);
+      const i = list.findIndex((o) => o.metadata?.name === q.metadata?.name && o.metadata?.namespace === q.metadata?.namespace);
+      const live = list[i];
+      if (live === undefined) throw apiErrors.notFound({ group: '', resource: 'resourcequotas' }, q.metadata?.name ?? '');
+      if (q.metadata?.resourceVersion !== undefined && q.metadata.resourceVersion !== live.metadata?.resourceVersion) {
+        throw apiErrors.modified({ group: '', resource: 'resourcequotas' }, q.metadata.name ?? '');
+      }
+      const next: ResourceQuota = { ...live, metadata: { ...live.metadata, resourceVersion: String(Number(live.metadata?.resourceVersion ?? '0') + 1) } };
+      if (q.status !== undefined) next.status = structuredClone(q.status);
+      list[i] = next;
+      return structuredClone(next);
+    },
   };
 }

@@ -13,3 +13,4 @@ export { TaintNodesByCondition } from './taint-nodes-by-condition/taint-nodes-by
 export { Priority, systemPriorityClasses } from './priority/priority.js';
 export { DefaultTolerationSeconds } from './default-toleration-seconds/default-toleration-seconds.js';
 export { RuntimeClass } from './runtime-class/runtime-class.js';
+export { ResourceQuota } from './resource-quota/resource-quota.js';

@@ -8,4 +8,5 @@ export const names = {
   Priority: 'Priority',
   DefaultTolerationSeconds: 'DefaultTolerationSeconds',
   RuntimeClass: 'RuntimeClass',
+  ResourceQuota: 'ResourceQuota',
 } as const;

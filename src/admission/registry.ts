@@ -8,6 +8,7 @@ import * as limitRanger from './limit-ranger/limit-ranger.js';
 import * as namespaceLifecycle from './namespace-lifecycle/namespace-lifecycle.js';
 import * as nodeRestriction from './node-restriction/node-restriction.js';
 import * as priority from './priority/priority.js';
+import * as resourceQuota from './resource-quota/resource-quota.js';
 import * as runtimeClass from './runtime-class/runtime-class.js';
 import * as serviceAccount from './service-account/service-account.js';
 import * as taintNodesByCondition from './taint-nodes-by-condition/taint-nodes-by-condition.js';
@@ -64,7 +65,8 @@ export function defaultRegistry(): Registry {
     .register(names.TaintNodesByCondition, () => taintNodesByCondition.create())
     .register(names.Priority, () => priority.create())
     .register(names.DefaultTolerationSeconds, () => defaultTolerationSeconds.create())
-    .register(names.RuntimeClass, () => runtimeClass.create());
+    .register(names.RuntimeClass, () => runtimeClass.create())
+    .register(names.ResourceQuota, () => resourceQuota.create());
 }
 
 /** Every plugin we implement, as kube-apiserver enables them by default (plus NodeRestriction, as kubeadm does). */

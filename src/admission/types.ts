@@ -6,7 +6,7 @@
  * before the object reaches the registry, then every validating plugin (`Validate`) after the registry
  * has defaulted, prepared and validated the object, just before it is stored.
  */
-import type { LimitRange, Namespace, Node, Pod, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { LimitRange, Namespace, Node, Pod, ResourceQuota, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { ResourceType } from '../api/resources.js';
@@ -35,7 +35,11 @@ export interface AdmissionAttributes {
   dryRun: boolean;
 }
 
-/** Read-only access the API server provides to plugins (its watch cache). Missing objects are `undefined`. */
+/**
+ * What the API server provides to plugins: reads from its watch cache (missing objects are `undefined`),
+ * and the one write admission makes, ResourceQuota's usage (`quotaAccessor` of
+ * plugin/pkg/admission/resourcequota/resource_access.go).
+ */
 export interface AdmissionLookup {
   getRuntimeClass(name: string): Promise<RuntimeClass | undefined>;
   getPriorityClass(name: string): Promise<PriorityClass | undefined>;
@@ -45,6 +49,13 @@ export interface AdmissionLookup {
   listLimitRanges(namespace: string): Promise<LimitRange[]>;
   getNode(name: string): Promise<Node | undefined>;
   getPod(namespace: string, name: string): Promise<Pod | undefined>;
+  /** The namespace's ResourceQuotas: from the watch cache, or with `fresh` a quorum read of storage. */
+  listResourceQuotas(namespace: string, opts?: { fresh?: boolean }): Promise<ResourceQuota[]>;
+  /**
+   * Writes `quota.status` (the status subresource, preconditioned on `metadata.resourceVersion`); answers
+   * the stored quota. Throws the API's 409 Conflict when the quota changed meanwhile.
+   */
+  updateResourceQuotaStatus(quota: ResourceQuota): Promise<ResourceQuota>;
 }
 
 /** A mutating plugin (`admission.MutationInterface`): mutates `a.object` in place; throws `ApiError` to refuse. */

@@ -3,7 +3,7 @@
  * admission chain (src/admission) in kube-apiserver's order, reading what plugins need through the
  * watch cache (a quorum read when the cache does not have it yet).
  */
-import type { LimitRange, Namespace, Node, Pod, ServiceAccount } from 'kubernetes-types/core/v1.js';
+import type { LimitRange, Namespace, Node, Pod, ResourceQuota, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import { isNotFound } from '../api/errors.js';
@@ -43,6 +43,8 @@ export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup
     const filter = store.filter(d, { ...(namespace !== undefined ? { namespace } : {}), labelSelector: all, fieldSelector: FieldSelector.everything() });
     return cache.list(filter).map((c) => c.obj as T);
   };
+  const quotas = def('', 'v1', 'resourcequotas');
+  const everything = { labelSelector: parseSelector(''), fieldSelector: FieldSelector.everything() };
   return {
     getRuntimeClass: (name) => get<RuntimeClass>(def('node.k8s.io', 'v1', 'runtimeclasses'), '', name),
     getPriorityClass: (name) => get<PriorityClass>(def('scheduling.k8s.io', 'v1', 'priorityclasses'), '', name),
@@ -52,6 +54,22 @@ export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup
     listLimitRanges: (namespace) => list<LimitRange>(def('', 'v1', 'limitranges'), namespace),
     getNode: (name) => get<Node>(def('', 'v1', 'nodes'), '', name),
     getPod: (namespace, name) => get<Pod>(def('', 'v1', 'pods'), namespace, name),
+    listResourceQuotas: async (namespace, opts) => {
+      // Asked on every namespaced create: a namespace-index lookup in the cache, no selector parsing.
+      if (opts?.fresh !== true) return (await store.cache(quotas)).list(store.filter(quotas, { namespace, ...everything })).map((c) => c.obj as ResourceQuota);
+      const listed = await store.list(quotas, { namespace, ...everything });
+      return listed.items.map((c) => structuredClone(c.obj) as ResourceQuota);
+    },
+    // The loopback write of kube-apiserver's quota admission: the status subresource, as the apiserver itself.
+    updateResourceQuotaStatus: async (quota) => {
+      const md = quota.metadata ?? {};
+      const { object } = await store.update(quotas, md.namespace ?? '', md.name ?? '', 'status', structuredClone(quota) as StoredObject, {
+        user: { username: 'system:apiserver', groups: ['system:masters'] },
+        dryRun: false,
+        fieldManager: 'kube-apiserver',
+      });
+      return object as ResourceQuota;
+    },
   };
 }
 

@@ -23,6 +23,7 @@ export const names = {
   PodGC: 'pod-garbage-collector-controller',
   TTLAfterFinished: 'ttl-after-finished-controller',
   TTL: 'ttl-controller',
+  ResourceQuota: 'resourcequota-controller',
   /** Approves and signs kubelet client CSRs (upstream's csrapproving and csrsigning together). */
   CertificateSigning: 'certificatesigningrequest-signing-controller',
   TokenCleaner: 'token-cleaner-controller',

@@ -16,6 +16,7 @@ import * as garbageCollector from './garbage-collector/garbage-collector.js';
 import * as namespace from './namespace/namespace.js';
 import * as nodeLifecycle from './node-lifecycle/node-lifecycle.js';
 import * as replicaset from './replicaset/replicaset.js';
+import * as resourceQuota from './resourcequota/resourcequota.js';
 import * as csrSigning from './csr-signing/csr-signing.js';
 import * as tokenCleaner from './bootstrap-token-cleaner/bootstrap-token-cleaner.js';
 import * as bootstrapSigner from './bootstrap-token-cleaner/bootstrap-signer.js';
@@ -91,6 +92,7 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.PodGC, (ctx) => podgc.create(ctx));
   register(m, names.TTLAfterFinished, (ctx) => ttlAfterFinished.create(ctx));
   register(m, names.TTL, (ctx) => ttl.create(ctx));
+  register(m, names.ResourceQuota, (ctx) => resourceQuota.create(ctx));
   register(m, names.CertificateSigning, (ctx, o) =>
     csrSigning.create(ctx, o.clusterSigningCertPem === undefined || o.clusterSigningKeyPem === undefined ? {} : { ca: { certPem: o.clusterSigningCertPem, keyPem: o.clusterSigningKeyPem } }),
   );

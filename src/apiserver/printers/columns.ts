@@ -269,11 +269,12 @@ export const columnDefinitions: Readonly<Record<string, readonly TableColumnDefi
     col('Revision', 'string', doc('ControllerRevision.revision')),
     ageCol(),
   ],
+  // Age before Request and Limit, as upstream's resourceQuotaColumnDefinitions.
   '/resourcequotas': [
     nameCol(),
+    ageCol(),
     col('Request', 'string', 'Request represents a minimum amount of cpu/memory that a container may consume.'),
     col('Limit', 'string', 'Limits control the maximum amount of cpu/memory that a container may use independent of contention on the node.'),
-    ageCol(),
   ],
   'scheduling.k8s.io/priorityclasses': [
     nameCol(),

@@ -474,7 +474,7 @@ void test('rbac bindings, leases, priorityclasses, pdbs, pvcs, quotas, hpas, ing
   );
   assert.deepEqual(
     printTable('resourcequotas', '', [{ metadata: { name: 'q' }, status: { hard: { 'limits.cpu': '2', pods: '10', 'requests.memory': '1Gi' }, used: { pods: '3' } } }], opts).rows[0]?.cells,
-    ['q', 'pods: 3/10, requests.memory: 0/1Gi', 'limits.cpu: 0/2', '<unknown>'],
+    ['q', '<unknown>', 'pods: 3/10, requests.memory: 0/1Gi', 'limits.cpu: 0/2'],
   );
   assert.deepEqual(
     printTable('horizontalpodautoscalers', 'autoscaling', [{ metadata: { name: 'h' }, spec: { scaleTargetRef: { kind: 'Deployment', name: 'web' }, maxReplicas: 5, metrics: [{ type: 'Resource', resource: { name: 'cpu', target: { type: 'Utilization', averageUtilization: 80 } } }] }, status: { currentReplicas: 2 } }], opts).rows[0]?.cells,

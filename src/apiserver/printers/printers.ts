@@ -759,7 +759,7 @@ function printResourceQuota(obj: KubeObject, now: number): Printed {
     const target = pieces.length > 1 && pieces[0] === 'limits' ? limit : request;
     target.push(`${res}: ${qty(used[res])}/${qty(hard[res])}`);
   }
-  return { cells: [name(obj), request.join(', '), limit.join(', '), age(obj, now)] };
+  return { cells: [name(obj), age(obj, now), request.join(', '), limit.join(', ')] };
 }
 
 // ---- networking, rbac, scheduling, ... ----
