@@ -67,7 +67,7 @@ const allocatableOf = new WeakMap<Node, Map<string, number>>();
 
 function allocatableAmount(node: Node, name: string): number {
   let amounts = allocatableOf.get(node);
-  if (amounts === undefined) allocatableOf.set(node, (amounts = new Map()));
+  if (amounts === undefined) allocatableOf.set(node, (amounts = new Map<string, number>()));
   let v = amounts.get(name);
   if (v === undefined) {
     const q = node.status?.allocatable?.[name];
