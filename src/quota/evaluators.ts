@@ -9,7 +9,7 @@
  */
 import type { Container, PersistentVolumeClaim, Pod, ResourceQuota, ScopedResourceSelectorRequirement, Service, WeightedPodAffinityTerm, PodAffinityTerm } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../client/client.js';
-import { podQOSClass } from '../apiserver/validation/defaults.js';
+import { podQOSClass } from '../api/qos.js';
 import { add, addQuantity, containsPrefix, count, fromWire, intersection, zero, type ResourceList } from './resources.js';
 import type { Quantity } from '../api/quantity.js';
 
@@ -241,7 +241,7 @@ function isTerminating(pod: Pod): boolean {
 }
 
 function isBestEffort(pod: Pod): boolean {
-  return podQOSClass(pod.spec ?? { containers: [] }) === 'BestEffort';
+  return podQOSClass(pod) === 'BestEffort';
 }
 
 function crossNamespaceTerm(t: PodAffinityTerm): boolean {

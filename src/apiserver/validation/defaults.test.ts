@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { Deployment, DaemonSet } from 'kubernetes-types/apps/v1.js';
 import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { Namespace, PersistentVolume, PersistentVolumeClaim, Pod, Secret, Service } from 'kubernetes-types/core/v1.js';
-import { applyDefaults, canonicalizeQuantities, defaultCronJob, defaultDaemonSet, defaultDeployment, defaultNamespace, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPod, defaultPodTemplateSpec, defaultSecret, defaultService, defaultStatefulSet, imageTag, podQOSClass, preparePodForCreate, prepareServiceForUpdate } from './defaults.js';
+import { computePodQOS } from '../../api/qos.js';
+import { applyDefaults, canonicalizeQuantities, defaultCronJob, defaultDaemonSet, defaultDeployment, defaultNamespace, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPod, defaultPodTemplateSpec, defaultSecret, defaultService, defaultStatefulSet, imageTag, prepareServiceForUpdate } from './defaults.js';
 import { canonicalQuantity, isQuantity } from '../../api/quantity.js';
 
 test('imagePullPolicy: Always for :latest or no tag, IfNotPresent otherwise (ParseImageName)', () => {
@@ -28,7 +29,6 @@ test('a minimal pod is defaulted as kubectl get -o yaml shows on 1.32', () => {
     spec: { containers: [{ name: 'nginx', image: 'nginx:1.27', ports: [{ containerPort: 80 }], resources: { limits: { cpu: '500m', memory: '128Mi' } } }] },
   };
   defaultPod(pod);
-  preparePodForCreate(pod);
   assert.deepEqual(pod.spec, {
     containers: [
       {
@@ -48,13 +48,8 @@ test('a minimal pod is defaulted as kubectl get -o yaml shows on 1.32', () => {
     securityContext: {},
     terminationGracePeriodSeconds: 30,
   });
-  assert.deepEqual(pod.status, { phase: 'Pending', qosClass: 'Guaranteed' });
-});
-
-test('QoS classes', () => {
-  assert.equal(podQOSClass({ containers: [{ name: 'a' }] }), 'BestEffort');
-  assert.equal(podQOSClass({ containers: [{ name: 'a', resources: { requests: { cpu: '100m' } } }] }), 'Burstable');
-  assert.equal(podQOSClass({ containers: [{ name: 'a', resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } }] }), 'Guaranteed');
+  // The limits became requests, which makes the pod Guaranteed.
+  assert.equal(computePodQOS(pod.spec ?? { containers: [] }), 'Guaranteed');
 });
 
 test('Deployment defaults: replicas 1, RollingUpdate 25%/25%, history 10, deadline 600; template without enableServiceLinks', () => {

@@ -12,7 +12,7 @@
  * `omitempty` never writes), and the defaults behind gates that are off in 1.32 (PodLevelResources' pod-level
  * requests and limits, ImageVolume's pull policy).
  */
-import type { Container, PodSpec, PodTemplateSpec, Pod, Service, Node, Namespace, Secret, Endpoints, LimitRange, Probe, ReplicationController, Volume, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimSpec, PodStatus } from 'kubernetes-types/core/v1.js';
+import type { Container, PodSpec, PodTemplateSpec, Pod, Service, Node, Namespace, Secret, Endpoints, LimitRange, Probe, ReplicationController, Volume, PersistentVolume, PersistentVolumeClaim, PersistentVolumeClaimSpec } from 'kubernetes-types/core/v1.js';
 import type { Deployment, ReplicaSet, DaemonSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { Job, CronJob, JobSpec } from 'kubernetes-types/batch/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
@@ -25,7 +25,7 @@ import type { ClusterRoleBinding, RoleBinding } from 'kubernetes-types/rbac/v1.j
 import type { FlowSchema, FlowSchemaSpec, PriorityLevelConfiguration } from 'kubernetes-types/flowcontrol/v1.js';
 import type { APIService } from '../local-apiservices.js';
 import type { KubeObject } from '../../client/client.js';
-import { canonicalQuantity, compareQuantities, isQuantity, parseQuantity } from '../../api/quantity.js';
+import { canonicalQuantity, isQuantity } from '../../api/quantity.js';
 import { externallyAccessible } from './service.js';
 import { given, unset } from '../../util/go-nil.js';
 
@@ -183,43 +183,6 @@ export function defaultPodTemplateSpec(tpl: PodTemplateSpec | undefined): void {
   defaultTemplateMeta(tpl);
   tpl.spec ??= { containers: [] };
   defaultPodSpec(tpl.spec);
-}
-
-/** The pod QoS class (`qos.GetPodQOS`). */
-export function podQOSClass(spec: PodSpec): 'Guaranteed' | 'Burstable' | 'BestEffort' {
-  const requests: Record<string, bigint> = {};
-  const limits: Record<string, bigint> = {};
-  let guaranteed = true;
-  const supported = new Set(['cpu', 'memory']);
-  for (const c of [...spec.containers, ...(spec.initContainers ?? [])]) {
-    let qosLimitsFound = 0;
-    for (const [k, v] of Object.entries(c.resources?.requests ?? {})) {
-      if (!supported.has(k)) continue;
-      const q = parseQuantity(String(v));
-      if (q.nanos !== 0n) requests[k] = (requests[k] ?? 0n) + q.nanos;
-    }
-    for (const [k, v] of Object.entries(c.resources?.limits ?? {})) {
-      if (!supported.has(k)) continue;
-      const q = parseQuantity(String(v));
-      if (q.nanos !== 0n) {
-        qosLimitsFound++;
-        limits[k] = (limits[k] ?? 0n) + q.nanos;
-      }
-    }
-    if (qosLimitsFound !== supported.size) guaranteed = false;
-  }
-  if (Object.keys(requests).length === 0 && Object.keys(limits).length === 0) return 'BestEffort';
-  if (guaranteed) {
-    for (const [k, v] of Object.entries(requests)) {
-      if (limits[k] === undefined || compareQuantities({ nanos: v, format: 'DecimalSI' }, { nanos: limits[k] ?? 0n, format: 'DecimalSI' }) !== 0) guaranteed = false;
-    }
-  }
-  return guaranteed && Object.keys(requests).length === Object.keys(limits).length ? 'Guaranteed' : 'Burstable';
-}
-
-/** The pod strategy's `PrepareForCreate` status: `phase: Pending` and the QoS class. */
-export function preparePodForCreate(pod: Pod): void {
-  (pod as { status?: PodStatus }).status = { phase: 'Pending', qosClass: podQOSClass(pod.spec ?? { containers: [] }) };
 }
 
 /** `SetDefaults_Deployment` (apps/v1). */

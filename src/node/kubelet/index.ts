@@ -20,7 +20,6 @@ export {
 export {
   PodWorker,
   formatPod,
-  qosClassOf,
   containerEventReasons,
   waitingReasons,
   windowsOsMismatchError,

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { PodWorker, qosClassOf, type SyncResult } from './pod-worker.js';
+import { PodWorker, type SyncResult } from './pod-worker.js';
 import { fakeContext, linuxSpec, makePod, printPod, win2019Spec, win2022Spec } from './_builders.test-helpers.js';
 import type { SimulatedNodeSpec } from './node-status.js';
 import { createDefaultCatalog } from '../runtime/builtin-images.js';
@@ -325,12 +325,13 @@ void test('a pod that ran before the agent restarted resumes as after a node reb
   assert.equal(printPod({ status: last.status }).status, 'Running');
 });
 
-void test('QoS class: BestEffort, Burstable, Guaranteed (quantities compared by value)', () => {
-  assert.equal(qosClassOf(makePod('a').obj()), 'BestEffort');
-  assert.equal(qosClassOf(makePod('b').container({ name: 'c', resources: { requests: { cpu: '100m' } } }).obj()), 'Burstable');
-  assert.equal(qosClassOf(makePod('c').container({ name: 'c', resources: { limits: { cpu: '1', memory: '1Gi' } } }).obj()), 'Guaranteed');
-  assert.equal(qosClassOf(makePod('d').container({ name: 'c', resources: { requests: { cpu: '1000m', memory: '1Gi' }, limits: { cpu: '1', memory: '1024Mi' } } }).obj()), 'Guaranteed');
-  assert.equal(qosClassOf(makePod('e').container({ name: 'c', resources: { requests: { cpu: '500m', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } }).obj()), 'Burstable');
+void test('the kubelet reports the QoS class the API server stored, computing it only for a pod without one (GetPodQOS)', () => {
+  const guaranteed = { name: 'c', resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1000m', memory: '1024Mi' } } };
+  const stored = makePod('q').container(guaranteed).obj();
+  const { worker } = start(linuxSpec, { ...stored, status: { phase: 'Pending', qosClass: 'Burstable' } });
+  assert.equal(runUntil(worker, T0, T0 + 5_000).last.status.qosClass, 'Burstable');
+  const { worker: unstored } = start(linuxSpec, makePod('r').container(guaranteed).obj());
+  assert.equal(runUntil(unstored, T0, T0 + 5_000).last.status.qosClass, 'Guaranteed');
 });
 
 void test('a pod deleted while its image cannot be pulled ends Failed', () => {

@@ -12,7 +12,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Container, ContainerState, ContainerStatus, Node, Pod, PodCondition, PodStatus } from 'kubernetes-types/core/v1.js';
-import { parseQuantity, quantityMilliValue } from '../../api/quantity.js';
+import { podQOSClass } from '../../api/qos.js';
 import { Backoff, formatGoDuration } from '../runtime/backoff.js';
 import type { ImageManager, KubeletEvent, PullInProgress, PullPolicy } from '../runtime/image-manager.js';
 import type { StoredImage } from '../runtime/image-store.js';
@@ -677,7 +677,7 @@ export class PodWorker {
         message: rejectionMessage(this.rejection.message),
         ...(this.pod.status?.conditions !== undefined ? { conditions: this.pod.status.conditions } : {}),
         startTime: iso(this.startTime ?? nowMs),
-        qosClass: qosClassOf(this.pod),
+        qosClass: podQOSClass(this.pod),
       };
     }
     const phase = this.phase();
@@ -693,7 +693,7 @@ export class PodWorker {
       startTime: iso(this.startTime ?? nowMs),
       ...(initStatuses.length > 0 ? { initContainerStatuses: initStatuses } : {}),
       containerStatuses: statuses,
-      qosClass: qosClassOf(this.pod),
+      qosClass: podQOSClass(this.pod),
     };
   }
 }
@@ -713,23 +713,3 @@ function entrypointOf(c: Container): string {
   return c.command?.[0] ?? '/docker-entrypoint.sh';
 }
 
-/** `v1qos.GetPodQOS` (pod-level resources aside). */
-export function qosClassOf(pod: Pod): 'Guaranteed' | 'Burstable' | 'BestEffort' {
-  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
-  const value = (q: string): number => quantityMilliValue(parseQuantity(q));
-  let any = false;
-  let guaranteed = true;
-  for (const c of all) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    for (const r of ['cpu', 'memory']) {
-      const l = lim[r];
-      const q = req[r] ?? l;
-      if (q !== undefined && value(q) > 0) any = true;
-      if (l === undefined || (q !== undefined && value(q) !== value(l))) guaranteed = false;
-    }
-    for (const [r, q] of Object.entries(req)) if (r !== 'cpu' && r !== 'memory' && value(q) > 0 && !r.includes('/')) any = true;
-  }
-  if (!any) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
