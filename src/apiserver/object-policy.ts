@@ -17,7 +17,7 @@ import type { Store } from './registry/store.js';
 import type { StoredObject } from './storage/watch-cache.js';
 import type { OpenApi } from './openapi/index.js';
 import { decodeTypeError, pruneUnknownFields } from './field-validation.js';
-import { defaultCustomResource, pruneCustomResource, validateCustomResource, type JSONSchemaProps } from './crd/crd-schema.js';
+import { defaultCustomResource, pruneCustomResource, validateCustomResource, type CustomResourceScale, type JSONSchemaProps } from './crd/crd-schema.js';
 
 export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup {
   const def = (group: string, version: string, resource: string): ResourceDef => {
@@ -93,6 +93,8 @@ export interface ObjectPolicyOptions {
   openapi?: OpenApi;
   /** The structural schema of a custom resource (from its CRD). */
   customSchema?: (def: ResourceDef) => JSONSchemaProps | undefined;
+  /** The scale subresource of a custom resource (from its CRD), whose replicas paths are validated. */
+  customScale?: (def: ResourceDef) => CustomResourceScale | undefined;
 }
 
 export function kubemixObjectPolicy(opts: ObjectPolicyOptions): ObjectPolicy {
@@ -115,7 +117,7 @@ export function kubemixObjectPolicy(opts: ObjectPolicyOptions): ObjectPolicy {
     validate(def, obj: StoredObject, old, subresource) {
       const errs = validate({ group: def.group, kind: def.kind }, obj, old, { subresource, namespaced: def.namespaced });
       const schema = custom(def);
-      return schema !== undefined ? [...errs, ...validateCustomResource(schema, obj)] : errs;
+      return schema !== undefined ? [...errs, ...validateCustomResource(schema, obj, old, { scale: opts.customScale?.(def), subresource })] : errs;
     },
     async admit(req) {
       await runMutating(opts.chain, attributes(req), opts.lookup());

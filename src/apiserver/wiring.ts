@@ -155,6 +155,7 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
   const basePolicy = kubemixObjectPolicy({
     openapi,
     customSchema: (def) => holder.server?.crds.schemaFor(def),
+    customScale: (def) => holder.server?.crds.scaleFor(def),
     chain: defaultAdmissionChain(),
     // One lookup per server (it reads the table and the store at each call), not one per admission call.
     lookup: () => {

@@ -8,7 +8,7 @@ import { parseSelector } from '../../api/labels.js';
 import { FieldSelector } from '../../api/fields.js';
 import { keyPrefixFor, type ResourceDef, type ResourceTable, type SubresourceDef } from '../discovery/resource-defs.js';
 import type { Store } from '../registry/store.js';
-import type { JSONSchemaProps } from './crd-schema.js';
+import type { CustomResourceScale, JSONSchemaProps } from './crd-schema.js';
 import { cachedJson, type CachedObject, type CacheEventType, type StoredObject } from '../storage/watch-cache.js';
 
 /** `spec.names` and `status.acceptedNames` of a CRD. */
@@ -26,7 +26,7 @@ export interface CrdVersion {
   schema?: { openAPIV3Schema?: Record<string, unknown> };
   served?: boolean;
   storage?: boolean;
-  subresources?: { status?: object; scale?: object };
+  subresources?: { status?: object; scale?: CustomResourceScale };
   additionalPrinterColumns?: PrinterColumn[];
 }
 
@@ -128,6 +128,16 @@ export class CrdRegistrar {
     for (const spec of this.specs.values()) {
       if (spec.group !== def.group || spec.names.plural !== def.resource) continue;
       return spec.versions.find((v) => v.name === def.version)?.schema?.openAPIV3Schema;
+    }
+    return undefined;
+  }
+
+  /** The scale subresource of a custom resource's version, if it has one. */
+  scaleFor(def: ResourceDef): CustomResourceScale | undefined {
+    if (!def.custom) return undefined;
+    for (const spec of this.specs.values()) {
+      if (spec.group !== def.group || spec.names.plural !== def.resource) continue;
+      return spec.versions.find((v) => v.name === def.version)?.subresources?.scale;
     }
     return undefined;
   }
