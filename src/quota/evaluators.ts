@@ -367,8 +367,14 @@ export function quotaServiceType(svc: Service): string {
   return t === 'NodePort' || t === 'LoadBalancer' ? t : '';
 }
 
-class ServiceEvaluator implements Evaluator {
-  readonly groupResource = { group: '', resource: 'services' };
+/**
+ * An evaluator of a kind that quota scopes do not apply to and that needs no constraints: creates and
+ * updates are charged (services and claims, whose usage an update can change).
+ */
+abstract class UnscopedEvaluator implements Evaluator {
+  abstract readonly groupResource: { group: string; resource: string };
+  abstract matchingResources(input: readonly string[]): string[];
+  abstract usage(obj: KubeObject): ResourceList;
   constraints(): string | undefined {
     return undefined;
   }
@@ -378,14 +384,18 @@ class ServiceEvaluator implements Evaluator {
   matches(quota: ResourceQuota, obj: KubeObject): boolean {
     return genericMatches(quota, obj, this);
   }
-  matchingResources(input: readonly string[]): string[] {
-    return intersection(input, serviceResources);
-  }
   matchingScopes(): ScopedResourceSelectorRequirement[] {
     return [];
   }
   matchesScope(): boolean {
     return false;
+  }
+}
+
+class ServiceEvaluator extends UnscopedEvaluator {
+  readonly groupResource = { group: '', resource: 'services' };
+  matchingResources(input: readonly string[]): string[] {
+    return intersection(input, serviceResources);
   }
   usage(obj: KubeObject): ResourceList {
     const svc = obj as Service;
@@ -426,25 +436,10 @@ function roundUpBytes(q: Quantity): Quantity {
   return rem === 0n ? q : { nanos: q.nanos - rem + (q.nanos > 0n ? unit : 0n), format: q.format };
 }
 
-class PersistentVolumeClaimEvaluator implements Evaluator {
+class PersistentVolumeClaimEvaluator extends UnscopedEvaluator {
   readonly groupResource = { group: '', resource: 'persistentvolumeclaims' };
-  constraints(): string | undefined {
-    return undefined;
-  }
-  handles(a: QuotaAttributes): boolean {
-    return a.operation === 'CREATE' || a.operation === 'UPDATE';
-  }
-  matches(quota: ResourceQuota, obj: KubeObject): boolean {
-    return genericMatches(quota, obj, this);
-  }
   matchingResources(input: readonly string[]): string[] {
     return input.filter((r) => pvcResources.includes(r) || pvcResources.some((p) => r.endsWith(storageClassSuffix + p)));
-  }
-  matchingScopes(): ScopedResourceSelectorRequirement[] {
-    return [];
-  }
-  matchesScope(): boolean {
-    return false;
   }
   usage(obj: KubeObject): ResourceList {
     const pvc = obj as PersistentVolumeClaim;
