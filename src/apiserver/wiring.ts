@@ -10,6 +10,7 @@ import type { OpenApiProvider, Patcher, TableConvertor } from './seams.js';
 import type { ManagedFieldsUpdater } from './registry/policy.js';
 import type { ResourceDef } from './discovery/resource-defs.js';
 import type { StoredObject } from './storage/watch-cache.js';
+import { statusResetFields } from './registry/strategy.js';
 import {
   applyJsonPatch,
   applyMergePatch,
@@ -57,7 +58,7 @@ function schemaOf(openapi: OpenApi, def: ResourceDef): ReturnType<OpenApi['nodeF
 
 /** The fields a write through the main resource or a subresource cannot change (the strategy resets them). */
 function resetFields(def: ResourceDef, subresource: string): string[][] {
-  if (subresource === 'status') return [['spec'], ['metadata']];
+  if (subresource === 'status') return statusResetFields(def);
   return def.subresources.has('status') ? [['status']] : [];
 }
 

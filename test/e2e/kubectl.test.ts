@@ -159,6 +159,16 @@ describe('kubectl against kubemix', () => {
     assert.match(rs, /^NAME\s+DESIRED\s+CURRENT\s+READY\s+AGE\n/);
   });
 
+  test('a new Deployment stays at generation 1 (the revision annotation comes with status); kubectl annotate moves it to 2', async () => {
+    assert.equal(await c.kubectl(['create', 'deployment', 'gen', '--image=nginx']), 'deployment.apps/gen created\n');
+    assert.match(await c.kubectl(['rollout', 'status', 'deployment/gen', '--timeout=60s']), /deployment "gen" successfully rolled out/);
+    const jsonpath = `jsonpath={.metadata.generation} {.status.observedGeneration} {.metadata.annotations.deployment\\.kubernetes\\.io/revision}`;
+    assert.equal(await c.kubectl(['get', 'deploy', 'gen', '-o', jsonpath]), '1 1 1');
+    assert.equal(await c.kubectl(['annotate', 'deploy', 'gen', 'a=b']), 'deployment.apps/gen annotated\n');
+    await c.eventually('observedGeneration 2', async () => ((await c.kubectl(['get', 'deploy', 'gen', '-o', jsonpath])) === '2 2 1' ? true : undefined), 30_000);
+    await c.kubectl(['delete', 'deployment', 'gen']);
+  });
+
   test('a ReplicationController keeps its replicas, scales, and its pods go with it', async () => {
     const rc = `apiVersion: v1
 kind: ReplicationController

@@ -789,8 +789,8 @@ export class Store {
     let next = prepareForUpdate(def, desired, live, subresource);
     if (subresource === 'finalize') next = { ...live, spec: desired['spec'], metadata: { ...live.metadata } };
     const md = (next.metadata ??= {});
-    // The status strategies keep the stored metadata but the managedFields just recorded
-    // (metav1's ResetObjectMetaForStatus leaves them to track the status update).
+    // Every strategy keeps the managedFields just recorded (metav1's ResetObjectMetaForStatus and the
+    // custom resource status strategy leave them to track the status update).
     if (owners !== undefined) {
       if (managedFields === undefined) delete md.managedFields;
       else md.managedFields = managedFields;

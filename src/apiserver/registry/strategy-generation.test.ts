@@ -341,7 +341,7 @@ describe('through the store: generation, templateGeneration, managed fields and 
     assert.equal(created.metadata?.generation, undefined);
     const updated = await store.update(hpaV2, 'default', 'web', '', { ...created, metadata: { ...created.metadata, annotations: { ...roundTrip, keep: 'me' } } }, ctx('test'));
     assert.deepEqual(updated.object.metadata?.annotations, { keep: 'me' });
-    const status = await store.update(hpaV2, 'default', 'web', 'status', { ...updated.object, metadata: { ...updated.object.metadata, annotations: roundTrip }, status: { currentReplicas: 1, desiredReplicas: 1 } }, ctx('test'));
+    const status = await store.update(hpaV2, 'default', 'web', 'status', { ...updated.object, metadata: { ...updated.object.metadata, annotations: { ...roundTrip, keep: 'me' } }, status: { currentReplicas: 1, desiredReplicas: 1 } }, ctx('test'));
     assert.deepEqual(status.object.metadata?.annotations, { keep: 'me' });
     // The v1 form still carries what v1 cannot express as annotations, computed from the v2 object.
     const asV1 = await store.get(hpaV1, 'default', 'web');

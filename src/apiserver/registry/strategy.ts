@@ -103,14 +103,120 @@ export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
 }
 
 /**
+ * The ObjectMeta fields a client can send on a status update: upstream's generic registry keeps them from
+ * the request unless the kind's status strategy resets them. The rest of metadata (name, uid,
+ * creationTimestamp, deletion*, generation, resourceVersion) the store keeps from the stored object for
+ * every update, as `rest.BeforeUpdate` does.
+ */
+export type StatusMetadataField = 'labels' | 'annotations' | 'finalizers' | 'ownerReferences';
+
+/** `metav1.ResetObjectMetaForStatus` (apimachinery pkg/apis/meta/v1/helpers.go), less what the store resets anyway. */
+const objectMetaForStatus: readonly StatusMetadataField[] = ['labels', 'annotations', 'finalizers', 'ownerReferences'];
+
+/**
+ * Per kind, the metadata its 1.32 status strategy's `PrepareForUpdate` resets to the stored values (every
+ * one of them also resets spec, as the status branch of `prepareForUpdate` does for all kinds). Kinds
+ * with a status subresource that are missing here, and custom resources, keep all stored metadata.
+ */
+const statusMetadataResets: Readonly<Record<string, readonly StatusMetadataField[]>> = {
+  // pkg/registry/core/pod/strategy.go podStatusStrategy: Spec, DeletionTimestamp = nil, OwnerReferences
+  // ("old kubelets corrupt them in a way that breaks garbage collection").
+  '/pods': ['ownerReferences'],
+  // pkg/registry/core/{node,namespace,persistentvolume,persistentvolumeclaim,replicationcontroller,
+  // resourcequota,service}/strategy.go: Spec only.
+  '/nodes': [],
+  '/namespaces': [],
+  '/persistentvolumes': [],
+  '/persistentvolumeclaims': [],
+  '/replicationcontrollers': [],
+  '/resourcequotas': [],
+  '/services': [],
+  // pkg/registry/apps/deployment/strategy.go deploymentStatusStrategy: Spec and Labels. Annotations go
+  // through: the deployment controller writes `deployment.kubernetes.io/revision` with UpdateStatus.
+  'apps/deployments': ['labels'],
+  // pkg/registry/apps/{daemonset,replicaset,statefulset}/strategy.go: Spec only.
+  'apps/daemonsets': [],
+  'apps/replicasets': [],
+  'apps/statefulsets': [],
+  // pkg/registry/autoscaling/horizontalpodautoscaler/strategy.go: Spec only.
+  'autoscaling/horizontalpodautoscalers': [],
+  // pkg/registry/batch/{job,cronjob}/strategy.go: Spec only.
+  'batch/jobs': [],
+  'batch/cronjobs': [],
+  // pkg/registry/certificates/certificates/strategy.go csrStatusStrategy: Spec (and the approval conditions).
+  'certificates.k8s.io/certificatesigningrequests': [],
+  // pkg/registry/networking/ingress/strategy.go: Spec only.
+  'networking.k8s.io/ingresses': [],
+  // pkg/registry/policy/poddisruptionbudget/strategy.go: Spec only.
+  'policy/poddisruptionbudgets': [],
+  // pkg/registry/storage/volumeattachment/strategy.go: Spec, metav1.ResetObjectMetaForStatus.
+  'storage.k8s.io/volumeattachments': objectMetaForStatus,
+  // pkg/registry/admissionregistration/validatingadmissionpolicy/strategy.go: Spec, ResetObjectMetaForStatus.
+  'admissionregistration.k8s.io/validatingadmissionpolicies': objectMetaForStatus,
+  // apiextensions-apiserver customresourcedefinition/strategy.go statusStrategy: Spec, then
+  // `metav1.ResetObjectMetaForStatus(&newObj.ObjectMeta, &newObj.ObjectMeta)`, new against new, which
+  // resets nothing (the CRD finalizer controller removes its finalizer through UpdateStatus).
+  'apiextensions.k8s.io/customresourcedefinitions': [],
+  // kube-aggregator apiservice/strategy.go apiServerStatusStrategy: Spec, Labels, Annotations, Finalizers,
+  // OwnerReferences.
+  'apiregistration.k8s.io/apiservices': ['labels', 'annotations', 'finalizers', 'ownerReferences'],
+  // pkg/registry/flowcontrol/{flowschema,prioritylevelconfiguration}/strategy.go: the whole ObjectMeta but
+  // managedFields, and Spec.
+  'flowcontrol.apiserver.k8s.io/flowschemas': objectMetaForStatus,
+  'flowcontrol.apiserver.k8s.io/prioritylevelconfigurations': objectMetaForStatus,
+};
+
+/**
+ * The metadata fields a status update of this kind resets to the stored object; `all` where the status
+ * strategy keeps the whole stored object but status (custom resources: customresource/strategy.go
+ * statusStrategy) or the kind is not in the table.
+ */
+export function statusMetadataReset(def: Pick<ResourceDef, 'group' | 'resource' | 'custom'>): readonly StatusMetadataField[] | 'all' {
+  if (def.custom) return 'all';
+  return statusMetadataResets[`${def.group}/${def.resource}`] ?? 'all';
+}
+
+/**
+ * The fields the field manager leaves out of a status update's managedFields entry (the strategies'
+ * `GetResetFields`): spec, and metadata or the metadata fields the status strategy resets.
+ */
+export function statusResetFields(def: Pick<ResourceDef, 'group' | 'resource' | 'custom'>): string[][] {
+  const reset = statusMetadataReset(def);
+  if (reset === 'all') return [['spec'], ['metadata']];
+  return [['spec'], ...reset.map((f) => ['metadata', f])];
+}
+
+/**
+ * The status subresource's `PrepareForUpdate`: status comes from the request, everything else but
+ * metadata from the stored object; of metadata, the fields in `statusMetadataReset` come from the stored
+ * object and the rest from the request (the store then restores the server-owned ones).
+ */
+function prepareForStatusUpdate(def: ResourceDef, obj: StoredObject, old: StoredObject): StoredObject {
+  const reset = statusMetadataReset(def);
+  if (reset === 'all') return { ...old, status: obj['status'], metadata: { ...old.metadata } };
+  const md: ObjectMeta = { ...obj.metadata };
+  const oldMd = old.metadata ?? {};
+  for (const f of reset) {
+    if (oldMd[f] === undefined) delete md[f];
+    else (md as Record<string, unknown>)[f] = oldMd[f];
+  }
+  const next: StoredObject = { ...old, status: obj['status'], metadata: md };
+  if (def.group === '' && def.resource === 'pods') {
+    // podStatusStrategy: "the Pod QoS is immutable and populated at creation time by the kube-apiserver";
+    // backfilled for old kubelets that dropped it.
+    const status = (next['status'] ?? {}) as { qosClass?: string };
+    const oldQos = ((old['status'] ?? {}) as { qosClass?: string }).qosClass;
+    if ((status.qosClass ?? '') === '' && oldQos !== undefined) next['status'] = { ...status, qosClass: oldQos };
+  }
+  return next;
+}
+
+/**
  * `PrepareForUpdate` of the main resource: status changes are ignored where a status subresource exists.
- * Of the status subresource: everything but status (and a few metadata fields) is kept from the old object.
+ * Of the status subresource: see `prepareForStatusUpdate`.
  */
 export function prepareForUpdate(def: ResourceDef, obj: StoredObject, old: StoredObject, subresource: string): StoredObject {
-  if (subresource === 'status') {
-    // Only status moves; spec and metadata stay as stored (kube-apiserver's status strategies).
-    return { ...old, status: obj['status'], metadata: { ...old.metadata } };
-  }
+  if (subresource === 'status') return prepareForStatusUpdate(def, obj, old);
   if (subresource === 'approval') {
     // CSR approval moves only status.conditions (csrApprovalStrategy.PrepareForUpdate).
     const conditions = ((obj['status'] ?? {}) as { conditions?: unknown }).conditions;

@@ -12,6 +12,7 @@ import { parseSelector } from '../../api/labels.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
 import { resources, type ResourceType } from '../../api/resources.js';
 import { ResourceTable } from '../../apiserver/discovery/resource-defs.js';
+import { statusMetadataReset } from '../../apiserver/registry/strategy.js';
 import type {
   Client,
   DeleteOptions,
@@ -326,6 +327,15 @@ export class FakeClient implements Client {
     let result: Obj;
     if (opts.subresource === 'status') {
       result = { ...clone(old), status: clone(next.status) };
+      const reset = statusMetadataReset({ group: res.group, resource: res.resource, custom: false });
+      if (reset !== 'all') {
+        const m: Mutable<ObjectMeta> = (result.metadata = { ...clone(old.metadata ?? {}) });
+        for (const f of ['labels', 'annotations', 'finalizers', 'ownerReferences'] as const) {
+          const v = reset.includes(f) ? old.metadata?.[f] : next.metadata?.[f];
+          if (v === undefined) delete m[f];
+          else (m as Record<string, unknown>)[f] = clone(v);
+        }
+      }
     } else if (opts.subresource === 'finalize') {
       result = clone(old);
       const spec = (next.spec ?? {}) as { finalizers?: string[] };
@@ -339,7 +349,9 @@ export class FakeClient implements Client {
       if (old.metadata?.deletionTimestamp !== undefined) m.deletionTimestamp = old.metadata.deletionTimestamp;
       else delete m.deletionTimestamp;
       m.generation = old.metadata?.generation ?? (result.spec !== undefined ? 1 : 0);
-      if (JSON.stringify(old.spec) !== JSON.stringify(result.spec)) m.generation = (old.metadata?.generation ?? 0) + 1;
+      // deploymentStrategy.PrepareForUpdate: annotation changes bump a Deployment's generation too.
+      const annotationsBump = res.group === 'apps' && res.resource === 'deployments' && JSON.stringify(old.metadata?.annotations ?? {}) !== JSON.stringify(m.annotations ?? {});
+      if (JSON.stringify(old.spec) !== JSON.stringify(result.spec) || annotationsBump) m.generation = (old.metadata?.generation ?? 0) + 1;
       if (m.generation === 0) delete m.generation;
     }
     if (res.namespaced && ns !== undefined) (result.metadata ??= {}).namespace = ns;

@@ -196,6 +196,18 @@ export function revisionOf(rs: ReplicaSet | Deployment): number | undefined {
   return Number(v);
 }
 
+/**
+ * `SetDeploymentRevision`: sets the deployment's revision annotation; whether it changed (an absent
+ * annotation counts as the empty revision). The controller writes it with the status update.
+ */
+export function setDeploymentRevision(d: Deployment, revision: string): boolean {
+  const md = (d.metadata ??= {});
+  const annotations = (md.annotations ??= {});
+  if ((annotations[RevisionAnnotation] ?? '') === revision) return false;
+  annotations[RevisionAnnotation] = revision;
+  return true;
+}
+
 export function maxRevision(rss: readonly ReplicaSet[]): number {
   let m = 0;
   for (const rs of rss) m = Math.max(m, revisionOf(rs) ?? 0);

@@ -305,7 +305,14 @@ void test('a new deployment creates <name>-<hash> with revision 1, events and co
       ['Progressing', 'True', 'NewReplicaSetAvailable', `ReplicaSet "web-${hash}" has successfully progressed.`],
     ],
   );
+  // The revision annotation goes with UpdateStatus (sync.go getNewReplicaSet): the controller never writes
+  // the main resource, whose annotation changes would bump the generation.
+  assert.equal(d?.metadata?.generation, 1);
   assert.equal(d?.status?.observedGeneration, 1);
+  assert.deepEqual(
+    h.client.actions.filter((a) => a.resource === 'deployments' && a.verb !== 'create' && a.subresource !== 'status'),
+    [],
+  );
   assert.deepEqual(
     h.ctx.events.filter((e) => e.reason === 'ScalingReplicaSet').map((e) => e.message),
     [`Scaled up replica set web-${hash} from 0 to 3`],
@@ -342,6 +349,9 @@ void test('a template change rolls out within maxSurge/maxUnavailable and keeps 
   assert.equal(rss[1]?.spec?.template?.spec?.containers[0]?.image, 'nginx:1.28');
   const after = h.client.peek<Deployment>(resources.deployments, 'web', 'default');
   assert.equal(after?.metadata?.annotations?.['deployment.kubernetes.io/revision'], '2');
+  // Only the client's template change moved the generation; the new revision came with status.
+  assert.equal(after?.metadata?.generation, 2);
+  assert.equal(after?.status?.observedGeneration, 2);
   const scaling = h.ctx.events.filter((e) => e.reason === 'ScalingReplicaSet').map((e) => e.message);
   assert.ok(scaling.some((m) => /^Scaled down replica set web-\w+ to \d from \d$/.test(m)), scaling.join('\n'));
 

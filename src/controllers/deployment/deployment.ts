@@ -47,6 +47,7 @@ import {
   replicasOf,
   RevisionAnnotation,
   rolloutStatus,
+  setDeploymentRevision,
   setCondition,
   setNewReplicaSetAnnotations,
   setReplicasAnnotations,
@@ -191,27 +192,14 @@ export class DeploymentController implements Controller {
     else await this.rolloutRolling(d, rsList);
   }
 
+  /**
+   * `UpdateStatus` of `d` with `status`. The request carries `d`'s metadata: the Deployment status strategy
+   * keeps its annotations (the revision annotation travels this way) and resets only spec and labels.
+   */
   private async updateStatus(d: Deployment, status: DeploymentStatus): Promise<void> {
     const updated = await this.ctx.client.update<Deployment>(resources.deployments, { ...d, status }, { subresource: 'status', namespace: nsOf(d) });
     d.status = status;
     if (updated.metadata?.resourceVersion !== undefined) d.metadata = { ...d.metadata, resourceVersion: updated.metadata.resourceVersion };
-  }
-
-  /** The revision annotation lives in metadata, which the status subresource does not write: patch it. */
-  private async setDeploymentRevision(d: Deployment, revision: string): Promise<void> {
-    if (d.metadata?.annotations?.[RevisionAnnotation] === revision) return;
-    const updated = await this.ctx.client.patch<Deployment>(
-      resources.deployments,
-      d.metadata?.name ?? '',
-      'merge',
-      { metadata: { annotations: { [RevisionAnnotation]: revision } } },
-      { namespace: nsOf(d) },
-    );
-    d.metadata = {
-      ...d.metadata,
-      annotations: { ...(d.metadata?.annotations ?? {}), [RevisionAnnotation]: revision },
-      ...(updated.metadata?.resourceVersion !== undefined ? { resourceVersion: updated.metadata.resourceVersion } : {}),
-    };
   }
 
   private async checkPausedConditions(d: Deployment): Promise<void> {
@@ -249,12 +237,15 @@ export class DeploymentController implements Controller {
         const updated = await this.ctx.client.update<ReplicaSet>(resources.replicasets, rsCopy, { namespace: ns });
         return { newRS: updated, oldRSs };
       }
-      await this.setDeploymentRevision(d, rsCopy.metadata?.annotations?.[RevisionAnnotation] ?? '');
+      // The revision annotation goes with the status update, as upstream's UpdateStatus (the Deployment
+      // status strategy keeps annotations; a write of the main resource would bump the generation).
+      let needsUpdate = setDeploymentRevision(d, rsCopy.metadata?.annotations?.[RevisionAnnotation] ?? '');
+      const status = structuredClone(d.status ?? {});
       if (hasProgressDeadline(d) && getCondition(d.status, 'Progressing') === undefined) {
-        const status = structuredClone(d.status ?? {});
         setCondition(status, newCondition('Progressing', 'True', reasons.FoundNewReplicaSet, `Found new replica set "${rsCopy.metadata?.name ?? ''}"`, now));
-        await this.updateStatus(d, status);
+        needsUpdate = true;
       }
+      if (needsUpdate) await this.updateStatus(d, status);
       return { newRS: rsCopy, oldRSs };
     }
     if (!createIfNotExisted) return { newRS: undefined, oldRSs };
@@ -311,12 +302,13 @@ export class DeploymentController implements Controller {
     if (!alreadyExists && count > 0) {
       this.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${createdRS.metadata?.name ?? ''} from 0 to ${count}`);
     }
-    await this.setDeploymentRevision(d, newRevision);
+    let needsUpdate = setDeploymentRevision(d, newRevision);
+    const status = structuredClone(d.status ?? {});
     if (!alreadyExists && hasProgressDeadline(d)) {
-      const status = structuredClone(d.status ?? {});
       setCondition(status, newCondition('Progressing', 'True', reasons.NewReplicaSetCreated, `Created new replica set "${createdRS.metadata?.name ?? ''}"`, now));
-      await this.updateStatus(d, status);
+      needsUpdate = true;
     }
+    if (needsUpdate) await this.updateStatus(d, status);
     return { newRS: createdRS, oldRSs };
   }
 
