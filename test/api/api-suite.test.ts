@@ -241,7 +241,7 @@ for (const [kind] of matrix) {
       }
     });
 
-    test('the main resource ignores status; the status subresource changes only status', async () => {
+    test('the main resource ignores status; the status subresource changes status and metadata, never spec', async () => {
       const name = fresh('svc');
       const svc = await c.create<Obj>(resources.services, {
         metadata: { name, namespace: ns },
@@ -251,9 +251,15 @@ for (const [kind] of matrix) {
       assert.deepEqual(svc['status'], { loadBalancer: {} });
       const updated = await c.update<Obj>(resources.services, { ...svc, status: { loadBalancer: { ingress: [{ ip: '5.6.7.8' }] } } });
       assert.deepEqual(updated['status'], { loadBalancer: {} });
-      const st = await c.update<Obj>(resources.services, { ...updated, metadata: { ...updated.metadata, labels: { ignored: 'yes' } }, status: { loadBalancer: { ingress: [{ ip: '9.9.9.9' }] } } }, { subresource: 'status' });
+      // serviceStatusStrategy.PrepareForUpdate resets only spec: a label sent with the status is kept.
+      const st = await c.update<Obj>(
+        resources.services,
+        { ...updated, metadata: { ...updated.metadata, labels: { kept: 'yes' } }, spec: { ports: [{ port: 81 }] }, status: { loadBalancer: { ingress: [{ ip: '9.9.9.9' }] } } },
+        { subresource: 'status' },
+      );
       assert.deepEqual(st['status'], { loadBalancer: { ingress: [{ ip: '9.9.9.9' }] } });
-      assert.equal(st.metadata?.labels, undefined);
+      assert.deepEqual(st.metadata?.labels, { kept: 'yes' });
+      assert.equal((st['spec'] as { ports: { port: number }[] }).ports[0]?.port, 80);
     });
 
     test('generation starts at 1 and grows with spec changes only', async () => {
