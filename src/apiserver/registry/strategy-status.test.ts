@@ -222,6 +222,12 @@ describe('through the store: a status update per kind family', () => {
     assert.deepEqual(object['status'], { phase: 'Running', qosClass: 'BestEffort' });
   });
 
+  test('a created pod stores the QoS class of its defaulted spec, its quantities compared by value (ComputePodQOS)', async () => {
+    const resources = { requests: { cpu: '1000m', memory: '1Gi' }, limits: { cpu: '1', memory: '1024Mi' } };
+    const created = await store.create(pods, 'default', { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'qos' }, spec: { containers: [{ name: 'c', image: 'nginx', resources }] } }, ctx('test'));
+    assert.equal((created['status'] as { qosClass?: string }).qosClass, 'Guaranteed');
+  });
+
   test('a custom resource: nothing but status moves', async () => {
     const created = await store.create(widgets, 'default', { apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'w', labels: { l: '1' } }, spec: { size: 1 } }, ctx('test'));
     const sent = { ...created, metadata: { ...created.metadata, labels: { l: '2' }, annotations: { a: '1' } }, spec: { size: 2 }, status: { ready: true } };

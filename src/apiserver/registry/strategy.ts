@@ -4,7 +4,9 @@
  * track `metadata.generation`, how graceful deletion works, and the field labels of field selectors.
  */
 import { createHash } from 'node:crypto';
+import type { PodSpec } from 'kubernetes-types/core/v1.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { computePodQOS } from '../../api/qos.js';
 import { jsonDeepEqual } from '../../util/json-equal.js';
 import type { ResourceDef } from '../discovery/resource-defs.js';
 import type { ObjectAttrs, StoredObject } from '../storage/watch-cache.js';
@@ -33,35 +35,13 @@ export function hasStatusSubresource(def: ResourceDef): boolean {
   return def.subresources.has('status');
 }
 
-/** The pod QoS class (`qos.GetPodQOS`): Guaranteed, Burstable or BestEffort. */
-export function podQosClass(pod: StoredObject): string {
-  const spec = (pod['spec'] ?? {}) as { containers?: Container[]; initContainers?: Container[] };
-  const all = [...(spec.containers ?? []), ...(spec.initContainers ?? [])];
-  let anySet = false;
-  let guaranteed = true;
-  for (const c of all) {
-    const req = c.resources?.requests ?? {};
-    const lim = c.resources?.limits ?? {};
-    for (const r of ['cpu', 'memory']) {
-      if (req[r] !== undefined || lim[r] !== undefined) anySet = true;
-      if (lim[r] === undefined) guaranteed = false;
-      else if (req[r] !== undefined && req[r] !== lim[r]) guaranteed = false;
-    }
-  }
-  if (!anySet) return 'BestEffort';
-  return guaranteed ? 'Guaranteed' : 'Burstable';
-}
-
-interface Container {
-  resources?: { requests?: Record<string, string>; limits?: Record<string, string> };
-}
-
 /** `PrepareForCreate`: the status a new object starts with. */
 export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
   const id = `${def.group}/${def.resource}`;
   switch (id) {
     case '/pods':
-      obj['status'] = { phase: 'Pending', qosClass: podQosClass(obj) };
+      // podStrategy.PrepareForCreate: `qos.ComputePodQOS` of the defaulted spec.
+      obj['status'] = { phase: 'Pending', qosClass: computePodQOS((obj['spec'] ?? {}) as PodSpec) };
       return;
     case '/namespaces':
       // namespaceStrategy.PrepareForCreate: every namespace starts with the `kubernetes` finalizer.
