@@ -28,6 +28,7 @@ export const names = {
   CertificateSigning: 'certificatesigningrequest-signing-controller',
   TokenCleaner: 'token-cleaner-controller',
   BootstrapSigner: 'bootstrap-signer-controller',
+  PersistentVolumeBinder: 'persistentvolume-binder-controller',
 } as const;
 
 export type ControllerName = (typeof names)[keyof typeof names];
@@ -49,4 +50,5 @@ export const eventComponents = {
   job: 'job-controller',
   cronJob: 'cronjob-controller',
   horizontalPodAutoscaler: 'horizontal-pod-autoscaler',
+  persistentVolume: 'persistentvolume-controller',
 } as const;

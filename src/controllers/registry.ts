@@ -27,6 +27,7 @@ import * as ttlAfterFinished from './ttl-after-finished/ttl-after-finished.js';
 import * as ttl from './ttl/ttl.js';
 import * as serviceAccount from './serviceaccount/serviceaccount.js';
 import * as rootCAPublisher from './root-ca-publisher/root-ca-publisher.js';
+import * as persistentVolume from './persistentvolume/persistentvolume.js';
 
 /** Options some controllers take (kube-controller-manager flags). */
 export interface ControllerOptions {
@@ -98,6 +99,7 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   );
   register(m, names.TokenCleaner, (ctx) => tokenCleaner.create(ctx));
   register(m, names.BootstrapSigner, (ctx) => bootstrapSigner.create(ctx));
+  register(m, names.PersistentVolumeBinder, (ctx) => persistentVolume.create(ctx));
   return m;
 }
 

@@ -586,7 +586,7 @@ export class Store {
   private async createAdmitted(def: ResourceDef, namespace: string, obj: StoredObject, ctx: RequestContext): Promise<StoredObject> {
     const md = (obj.metadata ??= {});
     // rest.BeforeCreate: reset server-owned metadata, prepare status, generate a name, validate.
-    prepareForCreate(def, obj);
+    prepareForCreate(def, obj, this.now());
     md.uid = randomUUID();
     md.creationTimestamp = rfc3339(this.now());
     delete md.deletionTimestamp;
@@ -786,7 +786,7 @@ export class Store {
     const managedFields = desired.metadata?.managedFields;
     await this.opts.policy.admit(this.admissionRequest('UPDATE', def, subresource, namespace, name, desired, live, ctx));
     if (subresource === '') onTransaction(this.hooks(def)?.beginUpdate?.(desired, live, ctx.dryRun));
-    let next = prepareForUpdate(def, desired, live, subresource);
+    let next = prepareForUpdate(def, desired, live, subresource, this.now());
     if (subresource === 'finalize') next = { ...live, spec: desired['spec'], metadata: { ...live.metadata } };
     const md = (next.metadata ??= {});
     // Every strategy keeps the managedFields just recorded (metav1's ResetObjectMetaForStatus and the

@@ -36,7 +36,7 @@ export function hasStatusSubresource(def: ResourceDef): boolean {
 }
 
 /** `PrepareForCreate`: the status a new object starts with. */
-export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
+export function prepareForCreate(def: ResourceDef, obj: StoredObject, now: Date = new Date()): void {
   const id = `${def.group}/${def.resource}`;
   switch (id) {
     case '/pods':
@@ -53,7 +53,8 @@ export function prepareForCreate(def: ResourceDef, obj: StoredObject): void {
       prepareClaimSpec((obj['spec'] ??= {}));
       return;
     case '/persistentvolumes':
-      obj['status'] = { phase: 'Pending' };
+      // persistentvolumeStrategy.PrepareForCreate with PersistentVolumeLastPhaseTransitionTime (GA in 1.31).
+      obj['status'] = { phase: 'Pending', lastPhaseTransitionTime: metav1Time(now) };
       return;
     case '/nodes':
     case '/events':
@@ -171,7 +172,7 @@ export function statusResetFields(def: Pick<ResourceDef, 'group' | 'resource' | 
  * metadata from the stored object; of metadata, the fields in `statusMetadataReset` come from the stored
  * object and the rest from the request (the store then restores the server-owned ones).
  */
-function prepareForStatusUpdate(def: ResourceDef, obj: StoredObject, old: StoredObject): StoredObject {
+function prepareForStatusUpdate(def: ResourceDef, obj: StoredObject, old: StoredObject, now: Date): StoredObject {
   const reset = statusMetadataReset(def);
   if (reset === 'all') return { ...old, status: obj['status'], metadata: { ...old.metadata } };
   const md: ObjectMeta = { ...obj.metadata };
@@ -181,6 +182,7 @@ function prepareForStatusUpdate(def: ResourceDef, obj: StoredObject, old: Stored
     else (md as Record<string, unknown>)[f] = oldMd[f];
   }
   const next: StoredObject = { ...old, status: obj['status'], metadata: md };
+  if (def.group === '' && def.resource === 'persistentvolumes') next['status'] = persistentVolumePhaseTransition(next['status'], old['status'], now);
   if (def.group === '' && def.resource === 'pods') {
     // podStatusStrategy: "the Pod QoS is immutable and populated at creation time by the kube-apiserver";
     // backfilled for old kubelets that dropped it.
@@ -191,12 +193,38 @@ function prepareForStatusUpdate(def: ResourceDef, obj: StoredObject, old: Stored
   return next;
 }
 
+/** metav1.Time on the wire: RFC 3339 in whole seconds. */
+function metav1Time(d: Date): string {
+  return d.toISOString().replace(/\.\d{3}Z$/, 'Z');
+}
+
+/**
+ * persistentvolumeStatusStrategy.PrepareForUpdate: `lastPhaseTransitionTime` is kept while the phase
+ * stays, and set to now when the phase changes unless the client set a new time itself.
+ */
+function persistentVolumePhaseTransition(status: unknown, oldStatus: unknown, now: Date): unknown {
+  type PVStatus = { phase?: string; lastPhaseTransitionTime?: string };
+  const next: PVStatus = { ...((status ?? {}) as PVStatus) };
+  const old = (oldStatus ?? {}) as PVStatus;
+  if (old.phase === next.phase && next.lastPhaseTransitionTime === undefined) {
+    if (old.lastPhaseTransitionTime === undefined) delete next.lastPhaseTransitionTime;
+    else next.lastPhaseTransitionTime = old.lastPhaseTransitionTime;
+  } else if (old.phase !== next.phase && (next.lastPhaseTransitionTime === undefined || sameSecond(next.lastPhaseTransitionTime, old.lastPhaseTransitionTime))) {
+    next.lastPhaseTransitionTime = metav1Time(now);
+  }
+  return next;
+}
+
+function sameSecond(a: string, b: string | undefined): boolean {
+  return b !== undefined && Math.floor(Date.parse(a) / 1000) === Math.floor(Date.parse(b) / 1000);
+}
+
 /**
  * `PrepareForUpdate` of the main resource: status changes are ignored where a status subresource exists.
  * Of the status subresource: see `prepareForStatusUpdate`.
  */
-export function prepareForUpdate(def: ResourceDef, obj: StoredObject, old: StoredObject, subresource: string): StoredObject {
-  if (subresource === 'status') return prepareForStatusUpdate(def, obj, old);
+export function prepareForUpdate(def: ResourceDef, obj: StoredObject, old: StoredObject, subresource: string, now: Date = new Date()): StoredObject {
+  if (subresource === 'status') return prepareForStatusUpdate(def, obj, old, now);
   if (subresource === 'approval') {
     // CSR approval moves only status.conditions (csrApprovalStrategy.PrepareForUpdate).
     const conditions = ((obj['status'] ?? {}) as { conditions?: unknown }).conditions;
