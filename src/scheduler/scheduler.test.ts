@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { resources } from '../api/resources.js';
 import type { KubeObject, WriteOptions } from '../client/client.js';
@@ -277,4 +277,40 @@ void test('Scheduled events of different pods are written at once, not one after
     await s.stop();
   });
   await waitUntil(() => held === 50, '50 Scheduled events in flight together');
+});
+
+void test('a pod with an unbound Immediate claim gets VolumeBinding\'s FailedScheduling, and schedules once the claim is bound', async (t) => {
+  const c = new FakeClient();
+  c.seed(resources.nodes, makeNode('n1').obj());
+  c.seed(resources.storageclasses, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'standard' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'Immediate' });
+  const claim = c.seed<PersistentVolumeClaim>(resources.persistentvolumeclaims, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data', namespace: 'default' }, spec: { storageClassName: 'standard', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+  const pod = makePod('db').obj();
+  pod.spec = { ...pod.spec, containers: [], volumes: [{ name: 'data', persistentVolumeClaim: { claimName: 'data' } }] };
+  c.seed(resources.pods, pod);
+  const { events } = startScheduler(c, t);
+  const msg = '0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.';
+  await waitUntil(() => events.some((e) => e.reason === 'FailedScheduling'), 'FailedScheduling');
+  assert.deepEqual(events.find((e) => e.reason === 'FailedScheduling'), { name: 'db', type: 'Warning', reason: 'FailedScheduling', message: msg });
+  // The PV controller binds the claim: the PVC update requeues the pod, which now schedules.
+  c.seed(resources.persistentvolumes, { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv1' }, spec: { storageClassName: 'standard', capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv1' }, claimRef: { namespace: 'default', name: 'data', uid: claim.metadata?.uid ?? '' } } });
+  c.seed(resources.persistentvolumeclaims, { ...claim, metadata: { ...claim.metadata, annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }, spec: { ...claim.spec, volumeName: 'pv1' } });
+  await waitUntil(() => podOf(c, 'db')?.spec?.nodeName === 'n1', 'binding');
+});
+
+void test('a pod with a missing claim, or a WaitForFirstConsumer claim without volumes, gets upstream\'s messages', async (t) => {
+  const c = new FakeClient();
+  c.seed(resources.nodes, makeNode('n1').obj());
+  c.seed(resources.storageclasses, { apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', metadata: { name: 'local' }, provisioner: 'kubernetes.io/no-provisioner', volumeBindingMode: 'WaitForFirstConsumer' });
+  c.seed(resources.persistentvolumeclaims, { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'local-data', namespace: 'default' }, spec: { storageClassName: 'local', accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } } });
+  const withClaim = (name: string, claimName: string): Pod => {
+    const p = makePod(name).obj();
+    p.spec = { ...p.spec, containers: [], volumes: [{ name: 'v', persistentVolumeClaim: { claimName } }] };
+    return p;
+  };
+  c.seed(resources.pods, withClaim('missing', 'nope'));
+  c.seed(resources.pods, withClaim('wffc', 'local-data'));
+  const { events } = startScheduler(c, t);
+  await waitUntil(() => events.filter((e) => e.reason === 'FailedScheduling').length >= 2, 'FailedScheduling');
+  assert.equal(events.find((e) => e.name === 'missing')?.message, '0/1 nodes are available: persistentvolumeclaim "nope" not found. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
+  assert.equal(events.find((e) => e.name === 'wffc')?.message, "0/1 nodes are available: 1 node(s) didn't find available persistent volumes to bind. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
 });

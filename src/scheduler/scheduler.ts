@@ -5,7 +5,8 @@
  * runs the scheduling cycle and binds asynchronously through `pods/binding`. Failures are reported as
  * `Warning FailedScheduling` events and the `PodScheduled=False` condition (patched only when it changes).
  */
-import type { Namespace, Node, Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
 import type { LabelSelector } from 'kubernetes-types/meta/v1.js';
@@ -17,7 +18,7 @@ import { createEventRecorder, type EventRecorder } from '../client/events.js';
 import { createInformer, trimManagedFields, type Informer } from '../client/informer.js';
 import { Cache } from './cache/cache.js';
 import type { FitError } from './framework/fit-error.js';
-import { ActionType, type ApiActions, type NominatingInfo, type SpreadingSelectorSource } from './framework/interfaces.js';
+import { ActionType, type ApiActions, type EventResource, type NominatingInfo, type SpreadingSelectorSource, type VolumeLister } from './framework/interfaces.js';
 import { defaultProfile, defaultSchedulerName, type Profile } from './framework/profile.js';
 import type { Registry } from './framework/registry.js';
 import { Framework, type NamespaceLister } from './framework/runtime.js';
@@ -109,6 +110,9 @@ export class Scheduler {
   private svcInformer: Informer<Service> | undefined;
   private rsInformer: Informer<ReplicaSet> | undefined;
   private stsInformer: Informer<StatefulSet> | undefined;
+  private pvcInformer: Informer<PersistentVolumeClaim> | undefined;
+  private pvInformer: Informer<PersistentVolume> | undefined;
+  private scInformer: Informer<StorageClass> | undefined;
   private elector: LeaderElector | undefined;
   private running = false;
   private loopDone: Promise<void> | undefined;
@@ -129,9 +133,10 @@ export class Scheduler {
       matching: (sel) => (this.nsInformer?.list() ?? []).filter((n) => sel.matches(n.metadata?.labels)).map((n) => n.metadata?.name ?? ''),
     };
     const spreading = this.spreadingSource();
+    const volumeLister = this.volumeLister();
     const hints = new Map<string, RegisteredHint[]>();
     for (const p of profiles) {
-      const fwk = new Framework({ registry, profile: p, random: this.random, namespaces, spreadingSelectorSource: spreading, apiActions: api });
+      const fwk = new Framework({ registry, profile: p, random: this.random, namespaces, spreadingSelectorSource: spreading, apiActions: api, volumeLister });
       this.profiles.set(p.schedulerName, fwk);
       const hs: RegisteredHint[] = [];
       for (const e of fwk.enqueueExtensions) for (const ev of e.events) hs.push({ event: ev.event, pluginName: e.pluginName, fn: ev.queueingHintFn });
@@ -177,6 +182,18 @@ export class Scheduler {
     this.svcInformer = createInformer<Service>(this.client, resources.services, opts);
     this.rsInformer = createInformer<ReplicaSet>(this.client, resources.replicasets, opts);
     this.stsInformer = createInformer<StatefulSet>(this.client, resources.statefulsets, opts);
+    // VolumeBinding's listers and events (storage objects are few; pods without claims never read them).
+    this.pvcInformer = createInformer<PersistentVolumeClaim>(this.client, resources.persistentvolumeclaims, opts);
+    this.pvInformer = createInformer<PersistentVolume>(this.client, resources.persistentvolumes, opts);
+    this.scInformer = createInformer<StorageClass>(this.client, resources.storageclasses, opts);
+    const storageEvents = (resource: EventResource): { onAdd: (o: object) => void; onUpdate: (o: object, n: object) => void; onDelete: (o: object) => void } => ({
+      onAdd: (o) => this.queue.moveAllToActiveOrBackoffQueue({ resource, actionType: ActionType.Add, label: `${resource}Add` }, undefined, o),
+      onUpdate: (o, n) => this.queue.moveAllToActiveOrBackoffQueue({ resource, actionType: ActionType.UpdateOther, label: `${resource}Update` }, o, n),
+      onDelete: (o) => this.queue.moveAllToActiveOrBackoffQueue({ resource, actionType: ActionType.Delete, label: `${resource}Delete` }, o, undefined),
+    });
+    this.pvcInformer.addHandlers(storageEvents('PersistentVolumeClaim'));
+    this.pvInformer.addHandlers(storageEvents('PersistentVolume'));
+    this.scInformer.addHandlers(storageEvents('StorageClass'));
     nodes.addHandlers({
       onAdd: (n) => {
         this.cache.addNode(n);
@@ -197,7 +214,7 @@ export class Scheduler {
       onUpdate: (o, n) => this.onPodUpdate(o, n),
       onDelete: (p) => this.onPodDelete(p),
     });
-    for (const i of [nodes, pods, this.pdbInformer, this.nsInformer, this.svcInformer, this.rsInformer, this.stsInformer]) {
+    for (const i of [nodes, pods, this.pdbInformer, this.nsInformer, this.svcInformer, this.rsInformer, this.stsInformer, this.pvcInformer, this.pvInformer, this.scInformer]) {
       this.informers.push(i as unknown as Informer<never>);
       i.start();
     }
@@ -431,6 +448,21 @@ export class Scheduler {
         await this.client.patch(resources.pods, pod.metadata?.name ?? '', 'merge', { status: { nominatedNodeName: null } }, { namespace: pod.metadata?.namespace ?? '', subresource: 'status' });
       },
       podDisruptionBudgets: () => (this.pdbInformer?.list() ?? []),
+      updatePersistentVolume: (pv) => this.client.update(resources.persistentvolumes, pv),
+      updatePersistentVolumeClaim: (pvc) => this.client.update(resources.persistentvolumeclaims, pvc, { namespace: pvc.metadata?.namespace ?? '' }),
+    };
+  }
+
+  private volumeLister(): VolumeLister {
+    return {
+      persistentVolumeClaim: (namespace, name) => this.pvcInformer?.get(`${namespace}/${name}`),
+      persistentVolume: (name) => this.pvInformer?.get(name),
+      persistentVolumes: () => this.pvInformer?.list() ?? [],
+      storageClass: (name) => this.scInformer?.get(name),
+      podExists: (namespace, name, uid) => {
+        const p = this.podInformer?.get(`${namespace}/${name}`);
+        return p !== undefined && (uid === undefined || p.metadata?.uid === uid);
+      },
     };
   }
 

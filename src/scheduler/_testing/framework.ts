@@ -2,7 +2,7 @@
 import type { Node, Pod } from 'kubernetes-types/core/v1.js';
 import { Snapshot } from '../cache/snapshot.js';
 import { CycleState } from '../framework/cycle-state.js';
-import type { ApiActions, Plugin } from '../framework/interfaces.js';
+import type { ApiActions, Plugin, VolumeLister } from '../framework/interfaces.js';
 import { defaultProfile, type Profile } from '../framework/profile.js';
 import { Registry } from '../framework/registry.js';
 import { Framework, type NamespaceLister, type Nominator } from '../framework/runtime.js';
@@ -16,6 +16,7 @@ export interface TestFrameworkOptions {
   nominator?: Nominator;
   namespaces?: NamespaceLister;
   apiActions?: ApiActions;
+  volumeLister?: VolumeLister;
 }
 
 export function newTestFramework(opts: TestFrameworkOptions = {}): { fwk: Framework; snapshot: Snapshot } {
@@ -27,6 +28,7 @@ export function newTestFramework(opts: TestFrameworkOptions = {}): { fwk: Framew
     ...(opts.nominator !== undefined ? { nominator: opts.nominator } : {}),
     ...(opts.namespaces !== undefined ? { namespaces: opts.namespaces } : {}),
     ...(opts.apiActions !== undefined ? { apiActions: opts.apiActions } : {}),
+    ...(opts.volumeLister !== undefined ? { volumeLister: opts.volumeLister } : {}),
   });
   fwk.setSnapshot(snapshot);
   return { fwk, snapshot };

@@ -2,7 +2,8 @@
  * Extension points (pkg/scheduler/framework/interface.go): one small interface each, all with `name`.
  * A plugin implements any subset; the framework finds them with the type guards below.
  */
-import type { Pod } from 'kubernetes-types/core/v1.js';
+import type { PersistentVolume, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { Labels, Selector } from '../../api/labels.js';
 import type { CycleState } from './cycle-state.js';
 import type { Status } from './status.js';
@@ -212,6 +213,8 @@ export interface Handle {
   /** Names of namespaces matching a selector. */
   namespacesMatching(selector: Selector): string[];
   spreadingSelectorSource(): SpreadingSelectorSource | undefined;
+  /** PersistentVolumeClaims, PersistentVolumes and StorageClasses (the informers' view); undefined offline. */
+  volumeLister(): VolumeLister | undefined;
   runFilterPluginsWithNominatedPods(state: CycleState, pod: Pod, nodeInfo: NodeInfo): Status;
   runPreFilterExtensionAddPod(state: CycleState, podToSchedule: Pod, podInfoToAdd: PodInfo, nodeInfo: NodeInfo): Status;
   runPreFilterExtensionRemovePod(state: CycleState, podToSchedule: Pod, podInfoToRemove: PodInfo, nodeInfo: NodeInfo): Status;
@@ -232,6 +235,23 @@ export interface ApiActions {
   clearNominatedNodeName(pod: Pod): Promise<void>;
   /** Pod disruption budgets (policy/v1) currently known. */
   podDisruptionBudgets(): readonly PodDisruptionBudgetLike[];
+  /** Updates a PersistentVolume (VolumeBinding's PreBind pre-binds it to a claim); returns the stored object. */
+  updatePersistentVolume?(pv: PersistentVolume): Promise<PersistentVolume>;
+  /** Updates a PersistentVolumeClaim (VolumeBinding's PreBind sets the selected node); returns the stored object. */
+  updatePersistentVolumeClaim?(pvc: PersistentVolumeClaim): Promise<PersistentVolumeClaim>;
+}
+
+/**
+ * Read access to the storage objects VolumeBinding needs (the listers upstream takes from the shared
+ * informer factory). Objects are the informers' and must not be mutated.
+ */
+export interface VolumeLister {
+  persistentVolumeClaim(namespace: string, name: string): PersistentVolumeClaim | undefined;
+  persistentVolume(name: string): PersistentVolume | undefined;
+  persistentVolumes(): readonly PersistentVolume[];
+  storageClass(name: string): StorageClass | undefined;
+  /** Whether the pod still exists (with this UID): VolumeBinding stops waiting for bindings of a deleted pod. */
+  podExists(namespace: string, name: string, uid: string | undefined): boolean;
 }
 
 /** The fields of a PodDisruptionBudget preemption reads. */
@@ -267,7 +287,7 @@ export const updateActions = 4 | 8 | 16 | 32 | 64 | 128 | 256 | 512 | 1024 | 204
 export const allActions = 1 | 2 | updateActions;
 
 /** `Pod` events concern assigned pods; `UnscheduledPod` events concern the waiting pod itself; `*` is a wildcard. */
-export type EventResource = 'Node' | 'AssignedPod' | 'UnscheduledPod' | 'PodDisruptionBudget' | '*';
+export type EventResource = 'Node' | 'AssignedPod' | 'UnscheduledPod' | 'PodDisruptionBudget' | 'PersistentVolumeClaim' | 'PersistentVolume' | 'StorageClass' | '*';
 
 export interface ClusterEvent {
   resource: EventResource;

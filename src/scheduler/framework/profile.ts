@@ -2,8 +2,8 @@
  * Scheduling profiles (KubeSchedulerProfile) and the default one, in upstream's MultiPoint order
  * (pkg/scheduler/apis/config/v1/default_plugins.go, semantics.md section 4).
  *
- * Omitted from the default profile, because kubemix has no volumes to reason about: VolumeRestrictions,
- * NodeVolumeLimits, VolumeBinding, VolumeZone (and DynamicResources, off by default in 1.32).
+ * Omitted from the default profile: VolumeRestrictions, NodeVolumeLimits, VolumeZone (and DynamicResources,
+ * off by default in 1.32). VolumeBinding sits where upstream puts it, after them.
  */
 import { names } from './names.js';
 
@@ -33,6 +33,7 @@ export const defaultPlugins: readonly PluginSpec[] = [
   { name: names.NodeAffinity, weight: 2 },
   { name: names.NodePorts },
   { name: names.NodeResourcesFit, weight: 1 },
+  { name: names.VolumeBinding },
   { name: names.PodTopologySpread, weight: 2 },
   { name: names.InterPodAffinity, weight: 2 },
   { name: names.DefaultPreemption },

@@ -101,8 +101,10 @@ void test('the default profile wires plugins to their extension points in upstre
   const fwk = new Framework({ registry: newInTreeRegistry(), profile: defaultProfile() });
   assert.equal(fwk.queueSortPlugin?.name, 'PrioritySort');
   assert.deepEqual(fwk.preEnqueuePlugins.map((p) => p.name), ['SchedulingGates']);
-  assert.deepEqual(fwk.preFilterPlugins.map((p) => p.name), ['NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity']);
-  assert.deepEqual(fwk.filterPlugins.map((p) => p.name), ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity']);
+  assert.deepEqual(fwk.preFilterPlugins.map((p) => p.name), ['NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeBinding', 'PodTopologySpread', 'InterPodAffinity']);
+  assert.deepEqual(fwk.filterPlugins.map((p) => p.name), ['NodeUnschedulable', 'NodeName', 'TaintToleration', 'NodeAffinity', 'NodePorts', 'NodeResourcesFit', 'VolumeBinding', 'PodTopologySpread', 'InterPodAffinity']);
+  assert.deepEqual(fwk.reservePlugins.map((p) => p.name), ['VolumeBinding']);
+  assert.deepEqual(fwk.preBindPlugins.map((p) => p.name), ['VolumeBinding']);
   assert.deepEqual(fwk.postFilterPlugins.map((p) => p.name), ['DefaultPreemption']);
   assert.deepEqual(fwk.preScorePlugins.map((p) => p.name), ['TaintToleration', 'NodeAffinity', 'NodeResourcesFit', 'PodTopologySpread', 'InterPodAffinity', 'NodeResourcesBalancedAllocation']);
   assert.deepEqual(

@@ -47,6 +47,7 @@ import {
   type ReservePlugin,
   type ScorePlugin,
   type SpreadingSelectorSource,
+  type VolumeLister,
 } from './interfaces.js';
 import type { Profile } from './profile.js';
 import { NodeVerdicts } from './node-verdicts.js';
@@ -82,6 +83,7 @@ export interface FrameworkOptions {
   namespaces?: NamespaceLister;
   spreadingSelectorSource?: SpreadingSelectorSource;
   apiActions?: ApiActions;
+  volumeLister?: VolumeLister;
 }
 
 /** Per-node total of weighted, normalised scores. */
@@ -120,6 +122,7 @@ export class Framework implements Handle {
   private readonly namespaces: NamespaceLister | undefined;
   private readonly spreading: SpreadingSelectorSource | undefined;
   private actions: ApiActions | undefined;
+  private readonly volumes: VolumeLister | undefined;
   /**
    * Verdicts of the leading node-object filters by question key (see node-verdicts.ts): a few per workload
    * shape (tolerations, node selector and affinity), about 80 KB each at 5,000 nodes.
@@ -136,6 +139,7 @@ export class Framework implements Handle {
     this.namespaces = opts.namespaces;
     this.spreading = opts.spreadingSelectorSource;
     this.actions = opts.apiActions;
+    this.volumes = opts.volumeLister;
     const seen = new Set<string>();
     let queueSort: QueueSortPlugin | undefined;
     for (const spec of opts.profile.plugins) {
@@ -194,6 +198,9 @@ export class Framework implements Handle {
   }
   apiActions(): ApiActions | undefined {
     return this.actions;
+  }
+  volumeLister(): VolumeLister | undefined {
+    return this.volumes;
   }
 
   hasFilterPlugins(): boolean {

@@ -15,6 +15,7 @@ import * as podTopologySpread from './pod-topology-spread/pod-topology-spread.js
 import * as prioritySort from './priority-sort/priority-sort.js';
 import * as schedulingGates from './scheduling-gates/scheduling-gates.js';
 import * as taintToleration from './taint-toleration/taint-toleration.js';
+import * as volumeBinding from './volume-binding/volume-binding.js';
 
 export function newInTreeRegistry(): Registry {
   return new Registry({
@@ -26,6 +27,7 @@ export function newInTreeRegistry(): Registry {
     [names.NodeAffinity]: nodeAffinity.create,
     [names.NodePorts]: nodePorts.create,
     [names.NodeResourcesFit]: nodeResourcesFit.create,
+    [names.VolumeBinding]: volumeBinding.create,
     [names.PodTopologySpread]: podTopologySpread.create,
     [names.InterPodAffinity]: interPodAffinity.create,
     [names.DefaultPreemption]: defaultPreemption.create,
