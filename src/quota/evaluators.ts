@@ -9,6 +9,7 @@
  */
 import type { Container, PersistentVolumeClaim, Pod, ResourceQuota, ScopedResourceSelectorRequirement, Service, WeightedPodAffinityTerm, PodAffinityTerm } from 'kubernetes-types/core/v1.js';
 import type { KubeObject } from '../client/client.js';
+import { claimClass } from '../api/pv-helpers.js';
 import { podQOSClass } from '../api/qos.js';
 import { add, addQuantity, containsPrefix, count, fromWire, intersection, zero, type ResourceList } from './resources.js';
 import type { Quantity } from '../api/quantity.js';
@@ -421,13 +422,6 @@ class ServiceEvaluator extends UnscopedEvaluator {
 
 const pvcResources = ['persistentvolumeclaims', 'count/persistentvolumeclaims', 'requests.storage'];
 const storageClassSuffix = '.storageclass.storage.k8s.io/';
-
-/** `storagehelpers.GetPersistentVolumeClaimClass`: the beta annotation wins over `spec.storageClassName`. */
-function claimClass(pvc: PersistentVolumeClaim): string {
-  const ann = pvc.metadata?.annotations?.['volume.beta.kubernetes.io/storage-class'];
-  if (ann !== undefined) return ann;
-  return pvc.spec?.storageClassName ?? '';
-}
 
 /** Storage is charged in whole bytes (`RoundUp(0)`). */
 function roundUpBytes(q: Quantity): Quantity {

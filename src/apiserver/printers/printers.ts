@@ -42,6 +42,7 @@ import { formatLabels } from '../../api/labels.js';
 import { humanDuration } from './duration.js';
 import { columnsFor, printedAs, type TableColumnDefinition } from './columns.js';
 import { compareStrings } from '../../util/compare-strings.js';
+import { accessModesAsString } from '../../api/pv-helpers.js';
 import { compareFlowSchemas } from '../flowcontrol-bootstrap.js';
 import { internalMetadata } from '../registry/strategy.js';
 
@@ -686,16 +687,6 @@ function printConfigMap(obj: KubeObject, now: number): Printed {
   return { cells: [name(obj), Object.keys(cm.data ?? {}).length + Object.keys(cm.binaryData ?? {}).length, age(obj, now)] };
 }
 
-function accessModesString(modes: readonly string[] | undefined): string {
-  const m = new Set(modes ?? []);
-  const out: string[] = [];
-  if (m.has('ReadWriteOnce')) out.push('RWO');
-  if (m.has('ReadOnlyMany')) out.push('ROX');
-  if (m.has('ReadWriteMany')) out.push('RWX');
-  if (m.has('ReadWriteOncePod')) out.push('RWOP');
-  return out.join(',');
-}
-
 const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
 
 function printPersistentVolumeClaim(obj: KubeObject, now: number): Printed {
@@ -706,7 +697,7 @@ function printPersistentVolumeClaim(obj: KubeObject, now: number): Printed {
   let accessModes = '';
   const volumeName = pvc.spec?.volumeName ?? '';
   if (volumeName !== '') {
-    accessModes = accessModesString(pvc.status?.accessModes);
+    accessModes = accessModesAsString(pvc.status?.accessModes);
     capacity = qty(pvc.status?.capacity?.['storage']);
   }
   const cls = obj.metadata?.annotations?.[betaStorageClassAnnotation] ?? pvc.spec?.storageClassName ?? '';
@@ -735,7 +726,7 @@ function printPersistentVolume(obj: KubeObject, now: number): Printed {
     cells: [
       name(obj),
       qty(pv.spec?.capacity?.['storage']),
-      accessModesString(pv.spec?.accessModes),
+      accessModesAsString(pv.spec?.accessModes),
       pv.spec?.persistentVolumeReclaimPolicy ?? '',
       deleting ? 'Terminating' : pv.status?.phase ?? '',
       claim,

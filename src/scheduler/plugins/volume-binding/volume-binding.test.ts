@@ -7,7 +7,8 @@ import { makeNode, makePod } from '../../_testing/wrappers.js';
 import type { ApiActions, VolumeLister } from '../../framework/interfaces.js';
 import { names } from '../../framework/names.js';
 import { Code, type Status } from '../../framework/status.js';
-import { ErrReasonBindConflict, ErrReasonNodeConflict, ErrReasonPVNotExist, VolumeBinding, annBindCompleted, annBoundByController, errReasonUnboundImmediatePVC, isSchedulableAfterPersistentVolumeClaimChange } from './volume-binding.js';
+import { ErrReasonBindConflict, ErrReasonNodeConflict, ErrReasonPVNotExist, VolumeBinding, errReasonUnboundImmediatePVC, isSchedulableAfterPersistentVolumeClaimChange } from './volume-binding.js';
+import { annBindCompleted, annBoundByController } from '../../../api/pv-helpers.js';
 
 const immediateSC: StorageClass = { metadata: { name: 'immediate-sc' }, provisioner: '', volumeBindingMode: 'Immediate' };
 const waitSC: StorageClass = { metadata: { name: 'wait-sc' }, provisioner: '', volumeBindingMode: 'WaitForFirstConsumer' };

@@ -15,6 +15,7 @@ import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { Labels } from '../../../api/labels.js';
 import { labelSelectorAsSelector } from '../../../api/labels.js';
 import { compareQuantities, parseQuantity, type Quantity } from '../../../api/quantity.js';
+import { annBindCompleted, annBoundByController, annSelectedNode, checkAccessModes, claimClass, isVolumeBoundToClaim, volumeClass } from '../../../api/pv-helpers.js';
 import { NodeSelectorMatcher } from '../../framework/corev1.js';
 import type { CycleState, StateData } from '../../framework/cycle-state.js';
 import {
@@ -47,10 +48,6 @@ export const ErrReasonPVNotExist = 'node(s) unavailable due to one or more pvc(s
 export const errReasonUnboundImmediatePVC = 'pod has unbound immediate PersistentVolumeClaims';
 
 /** component-helpers/storage/volume annotations. */
-export const annBindCompleted = 'pv.kubernetes.io/bind-completed';
-export const annBoundByController = 'pv.kubernetes.io/bound-by-controller';
-export const annSelectedNode = 'volume.kubernetes.io/selected-node';
-const annStorageClass = 'volume.beta.kubernetes.io/storage-class';
 /** `volume.NotSupportedProvisioner`. */
 export const notSupportedProvisioner = 'kubernetes.io/no-provisioner';
 
@@ -96,20 +93,6 @@ class VolumeBindingState implements StateData {
 
 // ---- component-helpers/storage/volume helpers ----
 
-/** `GetPersistentVolumeClaimClass`: the beta annotation wins over spec.storageClassName. */
-export function claimClass(pvc: PersistentVolumeClaim): string {
-  const a = pvc.metadata?.annotations?.[annStorageClass];
-  if (a !== undefined) return a;
-  return pvc.spec?.storageClassName ?? '';
-}
-
-/** `GetPersistentVolumeClass`. */
-export function volumeClass(pv: PersistentVolume): string {
-  const a = pv.metadata?.annotations?.[annStorageClass];
-  if (a !== undefined) return a;
-  return pv.spec?.storageClassName ?? '';
-}
-
 /** `CheckNodeAffinity`: the volume's required node affinity against the node's labels (not its name). */
 export function checkNodeAffinity(pv: PersistentVolume, nodeLabels: Labels): boolean {
   const req = pv.spec?.nodeAffinity?.required;
@@ -117,22 +100,8 @@ export function checkNodeAffinity(pv: PersistentVolume, nodeLabels: Labels): boo
   return new NodeSelectorMatcher(req).matches(nodeLabels, '');
 }
 
-/** `IsVolumeBoundToClaim`. */
-function isVolumeBoundToClaim(pv: PersistentVolume, pvc: PersistentVolumeClaim): boolean {
-  const ref = pv.spec?.claimRef;
-  if (ref === undefined) return false;
-  if (ref.name !== pvc.metadata?.name || ref.namespace !== pvc.metadata?.namespace) return false;
-  return (ref.uid ?? '') === '' || ref.uid === pvc.metadata?.uid;
-}
-
 function storageRequest(pvc: PersistentVolumeClaim): Quantity {
   return parseQuantity(pvc.spec?.resources?.requests?.['storage'] ?? '0');
-}
-
-/** `CheckAccessModes`: every mode the claim asks for is one the volume offers. */
-function checkAccessModes(pvc: PersistentVolumeClaim, pv: PersistentVolume): boolean {
-  const offered = new Set(pv.spec?.accessModes ?? []);
-  return (pvc.spec?.accessModes ?? []).every((m) => offered.has(m));
 }
 
 /** `FindMatchingVolume` on the scheduler's path (a node is given, delayed binding). */

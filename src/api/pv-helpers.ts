@@ -1,0 +1,70 @@
+/**
+ * The PersistentVolume helpers the PV controller, the scheduler's VolumeBinding, the quota evaluators and the
+ * printers share (staging/src/k8s.io/component-helpers/storage/volume/pv_helpers.go and
+ * `v1helper.GetAccessModesAsString`, v1.32).
+ */
+import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
+
+/** `AnnBindCompleted`: the claim has been through binding once. */
+export const annBindCompleted = 'pv.kubernetes.io/bind-completed';
+/** `AnnBoundByController`: the binding (PV to PVC or PVC to PV) was made by the controller, not pre-bound by a user. */
+export const annBoundByController = 'pv.kubernetes.io/bound-by-controller';
+/** `AnnDynamicallyProvisioned`: the volume plugin that provisioned a PV. */
+export const annDynamicallyProvisioned = 'pv.kubernetes.io/provisioned-by';
+/** `AnnSelectedNode`: the scheduler asks for delayed provisioning on this node. */
+export const annSelectedNode = 'volume.kubernetes.io/selected-node';
+/** `AnnStorageProvisioner` and its beta twin: the provisioner expected to provision a claim. */
+export const annStorageProvisioner = 'volume.kubernetes.io/storage-provisioner';
+export const annBetaStorageProvisioner = 'volume.beta.kubernetes.io/storage-provisioner';
+/** `v1.BetaStorageClassAnnotation`: wins over `spec.storageClassName` on claims and volumes. */
+export const betaStorageClassAnnotation = 'volume.beta.kubernetes.io/storage-class';
+
+/** `GetPersistentVolumeClaimClass`: the beta annotation, else `spec.storageClassName`, else "". */
+export function claimClass(claim: PersistentVolumeClaim): string {
+  const ann = claim.metadata?.annotations?.[betaStorageClassAnnotation];
+  if (ann !== undefined) return ann;
+  return claim.spec?.storageClassName ?? '';
+}
+
+/** `GetPersistentVolumeClass`: the beta annotation, else `spec.storageClassName`, else "". */
+export function volumeClass(volume: PersistentVolume): string {
+  const ann = volume.metadata?.annotations?.[betaStorageClassAnnotation];
+  if (ann !== undefined) return ann;
+  return volume.spec?.storageClassName ?? '';
+}
+
+/** `PersistentVolumeClaimHasClass`: an explicit "" counts as a class (it asks for no class). */
+export function claimHasClass(claim: PersistentVolumeClaim): boolean {
+  return claim.metadata?.annotations?.[betaStorageClassAnnotation] !== undefined || claim.spec?.storageClassName !== undefined;
+}
+
+/** `IsVolumeBoundToClaim`: pre-bound or bound to this claim by namespace/name, and uid when the claimRef has one. */
+export function isVolumeBoundToClaim(volume: PersistentVolume, claim: PersistentVolumeClaim): boolean {
+  const ref = volume.spec?.claimRef;
+  if (ref === undefined) return false;
+  if ((claim.metadata?.name ?? '') !== (ref.name ?? '') || (claim.metadata?.namespace ?? '') !== (ref.namespace ?? '')) return false;
+  if ((ref.uid ?? '') !== '' && claim.metadata?.uid !== ref.uid) return false;
+  return true;
+}
+
+/** `CheckVolumeModeMismatches`: an unset volumeMode is Filesystem on either side. */
+export function volumeModeMismatches(claim: PersistentVolumeClaim, volume: PersistentVolume): boolean {
+  return (claim.spec?.volumeMode ?? 'Filesystem') !== (volume.spec?.volumeMode ?? 'Filesystem');
+}
+
+/** `CheckAccessModes`: the volume offers every access mode the claim asks for. */
+export function checkAccessModes(claim: PersistentVolumeClaim, volume: PersistentVolume): boolean {
+  const offered = new Set(volume.spec?.accessModes ?? []);
+  return (claim.spec?.accessModes ?? []).every((m) => offered.has(m));
+}
+
+/** `v1helper.GetAccessModesAsString`: the index key of a set of access modes, in a fixed order. */
+export function accessModesAsString(modes: readonly string[] | undefined): string {
+  const m = new Set(modes ?? []);
+  const out: string[] = [];
+  if (m.has('ReadWriteOnce')) out.push('RWO');
+  if (m.has('ReadOnlyMany')) out.push('ROX');
+  if (m.has('ReadWriteMany')) out.push('RWX');
+  if (m.has('ReadWriteOncePod')) out.push('RWOP');
+  return out.join(',');
+}
