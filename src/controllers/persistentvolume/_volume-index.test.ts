@@ -2,7 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
-import { accessModesAsString, findBestMatchForClaim } from './_volume-index.js';
+import { accessModesAsString } from '../../api/pv-helpers.js';
+import { findBestMatchForClaim } from './_volume-index.js';
 
 const vol = (name: string, size: string, modes: string[], extra: Partial<NonNullable<PersistentVolume['spec']>> = {}, labels?: Record<string, string>): PersistentVolume => ({
   metadata: { name, ...(labels !== undefined ? { labels } : {}) },

@@ -1,29 +1,12 @@
 /**
  * Matching claims to volumes: the PV controller's `persistentVolumeOrderedIndex`
- * (pkg/controller/volume/persistentvolume/index.go) and the helpers it shares with the scheduler
- * (staging/src/k8s.io/component-helpers/storage/volume/pv_helpers.go, v1.32), without the scheduler's node
- * path.
+ * (pkg/controller/volume/persistentvolume/index.go), without the scheduler's node path. The helpers it
+ * shares with the scheduler are in `src/api/pv-helpers.ts`.
  */
 import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
 import { labelSelectorAsSelector, type Selector } from '../../api/labels.js';
 import { compareQuantities, parseQuantity, type Quantity } from '../../api/quantity.js';
 
-export {
-  annBindCompleted,
-  annBoundByController,
-  annDynamicallyProvisioned,
-  annSelectedNode,
-  annStorageProvisioner,
-  annBetaStorageProvisioner,
-  betaStorageClassAnnotation,
-  claimClass,
-  volumeClass,
-  claimHasClass,
-  isVolumeBoundToClaim,
-  volumeModeMismatches,
-  checkAccessModes,
-  accessModesAsString,
-} from '../../api/pv-helpers.js';
 import { claimClass, volumeClass, isVolumeBoundToClaim, volumeModeMismatches, checkAccessModes, accessModesAsString } from '../../api/pv-helpers.js';
 
 function quantityOr(q: string | number | undefined, fallback: Quantity): Quantity {

@@ -27,13 +27,12 @@ import {
   annDynamicallyProvisioned,
   annSelectedNode,
   annStorageProvisioner,
-  checkVolumeSatisfyClaim,
   claimClass,
   claimHasClass,
-  findBestMatchForClaim,
   isVolumeBoundToClaim,
   volumeModeMismatches,
-} from './_volume-index.js';
+} from '../../api/pv-helpers.js';
+import { checkVolumeSatisfyClaim, findBestMatchForClaim } from './_volume-index.js';
 
 /** Event reasons (pkg/controller/volume/events/event.go). */
 export const reasons = {
