@@ -4,6 +4,8 @@
  * `v1helper.GetAccessModesAsString`, v1.32).
  */
 import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
+import { labelSelectorAsSelector } from './labels.js';
+import { compareQuantities, parseQuantity, type Quantity } from './quantity.js';
 
 /** `AnnBindCompleted`: the claim has been through binding once. */
 export const annBindCompleted = 'pv.kubernetes.io/bind-completed';
@@ -67,4 +69,72 @@ export function accessModesAsString(modes: readonly string[] | undefined): strin
   if (m.has('ReadWriteMany')) out.push('RWX');
   if (m.has('ReadWriteOncePod')) out.push('RWOP');
   return out.join(',');
+}
+
+const zeroQuantity = parseQuantity(0);
+
+function quantityOr(q: string | number | undefined, fallback: Quantity): Quantity {
+  if (q === undefined) return fallback;
+  try {
+    return parseQuantity(q);
+  } catch {
+    return fallback;
+  }
+}
+
+/** The storage a claim requests (0 when it names none). */
+export function claimStorageRequest(claim: PersistentVolumeClaim): Quantity {
+  return quantityOr(claim.spec?.resources?.requests?.['storage'], zeroQuantity);
+}
+
+/** The storage a volume offers (0 when it names none). */
+export function volumeCapacity(volume: PersistentVolume): Quantity {
+  return quantityOr(volume.spec?.capacity?.['storage'], zeroQuantity);
+}
+
+/** Where `findMatchingVolume` is asked from: the PV controller (no node) or the scheduler (one node). */
+export interface MatchingVolumeOptions {
+  /** The scheduler's path: whether a volume's node affinity admits the node being filtered. */
+  readonly nodeAdmits?: (volume: PersistentVolume) => boolean;
+  /** Volumes already chosen for other claims of the pod. */
+  readonly excluded?: ReadonlySet<string>;
+  /** The claim's class binds on first consumer: without a node only pre-bound volumes match. */
+  readonly delayBinding: boolean;
+}
+
+/**
+ * `FindMatchingVolume` (VolumeAttributesClass off, as in 1.32 by default). A volume pre-bound to the claim
+ * wins outright (on the scheduler's path only if its node affinity admits the node); otherwise the
+ * smallest Available volume of the claim's class, selector and volume mode that is big enough, and on the
+ * scheduler's path one that admits the node and offers the claim's access modes.
+ */
+export function findMatchingVolume(claim: PersistentVolumeClaim, volumes: readonly PersistentVolume[], o: MatchingVolumeOptions): PersistentVolume | undefined {
+  const requested = claimStorageRequest(claim);
+  const requestedClass = claimClass(claim);
+  const selector = claim.spec?.selector === undefined ? undefined : labelSelectorAsSelector(claim.spec.selector);
+  const onNode = o.nodeAdmits !== undefined;
+  let smallest: PersistentVolume | undefined;
+  let smallestQty = zeroQuantity;
+  for (const volume of volumes) {
+    if (o.excluded?.has(volume.metadata?.name ?? '') === true) continue;
+    if (volume.spec?.claimRef !== undefined && !isVolumeBoundToClaim(volume, claim)) continue;
+    const qty = volumeCapacity(volume);
+    if (compareQuantities(qty, requested) < 0) continue;
+    if (volumeModeMismatches(claim, volume)) continue;
+    if ((volume.spec?.volumeAttributesClassName ?? '') !== '') continue;
+    if (volume.metadata?.deletionTimestamp !== undefined) continue;
+    const nodeAffinityValid = o.nodeAdmits?.(volume) ?? true;
+    if (isVolumeBoundToClaim(volume, claim)) return nodeAffinityValid ? volume : undefined;
+    if (!onNode && o.delayBinding) continue;
+    if (volume.status?.phase !== 'Available') continue;
+    if (selector !== undefined && !selector.matches(volume.metadata?.labels)) continue;
+    if (volumeClass(volume) !== requestedClass) continue;
+    if (!nodeAffinityValid) continue;
+    if (onNode && !checkAccessModes(claim, volume)) continue;
+    if (smallest === undefined || compareQuantities(smallestQty, qty) > 0) {
+      smallest = volume;
+      smallestQty = qty;
+    }
+  }
+  return smallest;
 }

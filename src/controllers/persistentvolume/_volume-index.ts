@@ -4,57 +4,18 @@
  * shares with the scheduler are in `src/api/pv-helpers.ts`.
  */
 import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
-import { labelSelectorAsSelector, type Selector } from '../../api/labels.js';
-import { compareQuantities, parseQuantity, type Quantity } from '../../api/quantity.js';
+import { compareQuantities } from '../../api/quantity.js';
 
-import { claimClass, volumeClass, isVolumeBoundToClaim, volumeModeMismatches, checkAccessModes, accessModesAsString } from '../../api/pv-helpers.js';
-
-function quantityOr(q: string | number | undefined, fallback: Quantity): Quantity {
-  if (q === undefined) return fallback;
-  try {
-    return parseQuantity(q);
-  } catch {
-    return fallback;
-  }
-}
-
-const zero = parseQuantity(0);
-
-export function volumeCapacity(volume: PersistentVolume): Quantity {
-  return quantityOr(volume.spec?.capacity?.['storage'], zero);
-}
-
-/**
- * `FindMatchingVolume` on the controller path (no node, no excluded volumes; VolumeAttributesClass off, as
- * in 1.32 by default). A volume pre-bound to the claim wins outright; otherwise the smallest Available
- * volume of the claim's class, selector and volume mode that is big enough. With `delayBinding` only
- * pre-bound volumes are returned: the scheduler binds the rest.
- */
-export function findMatchingVolume(claim: PersistentVolumeClaim, volumes: readonly PersistentVolume[], delayBinding: boolean): PersistentVolume | undefined {
-  const requested = quantityOr(claim.spec?.resources?.requests?.['storage'], zero);
-  const requestedClass = claimClass(claim);
-  const selector: Selector | undefined = claim.spec?.selector === undefined ? undefined : labelSelectorAsSelector(claim.spec.selector);
-  let smallest: PersistentVolume | undefined;
-  let smallestQty = zero;
-  for (const volume of volumes) {
-    if (volume.spec?.claimRef !== undefined && !isVolumeBoundToClaim(volume, claim)) continue;
-    const qty = volumeCapacity(volume);
-    if (compareQuantities(qty, requested) < 0) continue;
-    if (volumeModeMismatches(claim, volume)) continue;
-    if ((volume.spec?.volumeAttributesClassName ?? '') !== '') continue;
-    if (volume.metadata?.deletionTimestamp !== undefined) continue;
-    if (isVolumeBoundToClaim(volume, claim)) return volume;
-    if (delayBinding) continue;
-    if (volume.status?.phase !== 'Available') continue;
-    if (selector !== undefined && !selector.matches(volume.metadata?.labels)) continue;
-    if (volumeClass(volume) !== requestedClass) continue;
-    if (smallest === undefined || compareQuantities(smallestQty, qty) > 0) {
-      smallest = volume;
-      smallestQty = qty;
-    }
-  }
-  return smallest;
-}
+import {
+  accessModesAsString,
+  checkAccessModes,
+  claimClass,
+  claimStorageRequest,
+  findMatchingVolume,
+  volumeCapacity,
+  volumeClass,
+  volumeModeMismatches,
+} from '../../api/pv-helpers.js';
 
 /**
  * `persistentVolumeOrderedIndex.findBestMatchForClaim`: volumes are grouped by their access modes; the
@@ -75,7 +36,7 @@ export function findBestMatchForClaim(claim: PersistentVolumeClaim, volumes: rea
   const wanted = accessModesAsString(claim.spec?.accessModes).split(',').filter((m) => m !== '');
   const groups = [...byModes.values()].filter((g) => wanted.every((m) => g.modes.includes(m))).sort((a, b) => a.modes.length - b.modes.length);
   for (const g of groups) {
-    const best = findMatchingVolume(claim, g.volumes, delayBinding);
+    const best = findMatchingVolume(claim, g.volumes, { delayBinding });
     if (best !== undefined) return best;
   }
   return undefined;
@@ -87,8 +48,7 @@ export function findBestMatchForClaim(claim: PersistentVolumeClaim, volumes: rea
  */
 export function checkVolumeSatisfyClaim(volume: PersistentVolume, claim: PersistentVolumeClaim): string | undefined {
   if (volume.metadata?.deletionTimestamp !== undefined) return `the volume is marked for deletion "${volume.metadata.name ?? ''}"`;
-  const requested = quantityOr(claim.spec?.resources?.requests?.['storage'], zero);
-  if (compareQuantities(volumeCapacity(volume), requested) < 0) return 'requested PV is too small';
+  if (compareQuantities(volumeCapacity(volume), claimStorageRequest(claim)) < 0) return 'requested PV is too small';
   if (volumeClass(volume) !== claimClass(claim)) return 'storageClassName does not match';
   if (volumeModeMismatches(claim, volume)) return 'incompatible volumeMode';
   if (!checkAccessModes(claim, volume)) return 'incompatible accessMode';

@@ -13,9 +13,17 @@
 import type { PersistentVolume, PersistentVolumeClaim, Pod, Volume } from 'kubernetes-types/core/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { Labels } from '../../../api/labels.js';
-import { labelSelectorAsSelector } from '../../../api/labels.js';
-import { compareQuantities, parseQuantity, type Quantity } from '../../../api/quantity.js';
-import { annBindCompleted, annBoundByController, annSelectedNode, checkAccessModes, claimClass, isVolumeBoundToClaim, volumeClass } from '../../../api/pv-helpers.js';
+import { compareQuantities } from '../../../api/quantity.js';
+import {
+  annBindCompleted,
+  annBoundByController,
+  annSelectedNode,
+  claimClass,
+  claimStorageRequest,
+  findMatchingVolume,
+  isVolumeBoundToClaim,
+  volumeClass,
+} from '../../../api/pv-helpers.js';
 import { NodeSelectorMatcher } from '../../framework/corev1.js';
 import type { CycleState, StateData } from '../../framework/cycle-state.js';
 import {
@@ -100,40 +108,11 @@ export function checkNodeAffinity(pv: PersistentVolume, nodeLabels: Labels): boo
   return new NodeSelectorMatcher(req).matches(nodeLabels, '');
 }
 
-function storageRequest(pvc: PersistentVolumeClaim): Quantity {
-  return parseQuantity(pvc.spec?.resources?.requests?.['storage'] ?? '0');
-}
-
-/** `FindMatchingVolume` on the scheduler's path (a node is given, delayed binding). */
-export function findMatchingVolume(pvc: PersistentVolumeClaim, volumes: readonly PersistentVolume[], nodeLabels: Labels, excluded: ReadonlySet<string>): PersistentVolume | undefined {
+/** `FindMatchingVolume` on the scheduler's path: the node's labels against each volume's node affinity. */
+function findMatchingVolumeOnNode(pvc: PersistentVolumeClaim, volumes: readonly PersistentVolume[], nodeLabels: Labels, excluded: ReadonlySet<string>): PersistentVolume | undefined {
   // VolumeAttributesClass is off by default in 1.32: a claim asking for one matches nothing.
   if ((pvc.spec?.volumeAttributesClassName ?? '') !== '') return undefined;
-  const requested = storageRequest(pvc);
-  const requestedClass = claimClass(pvc);
-  const selector = pvc.spec?.selector !== undefined ? labelSelectorAsSelector(pvc.spec.selector) : undefined;
-  const claimMode = pvc.spec?.volumeMode ?? 'Filesystem';
-  let smallest: PersistentVolume | undefined;
-  let smallestQty: Quantity | undefined;
-  for (const pv of volumes) {
-    if (excluded.has(pv.metadata?.name ?? '')) continue;
-    if (pv.spec?.claimRef !== undefined && !isVolumeBoundToClaim(pv, pvc)) continue;
-    const qty = parseQuantity(pv.spec?.capacity?.['storage'] ?? '0');
-    if (compareQuantities(qty, requested) < 0) continue;
-    if ((pv.spec?.volumeMode ?? 'Filesystem') !== claimMode) continue;
-    if (pv.metadata?.deletionTimestamp !== undefined) continue;
-    const affinityOk = checkNodeAffinity(pv, nodeLabels);
-    if (isVolumeBoundToClaim(pv, pvc)) return affinityOk ? pv : undefined;
-    if (pv.status?.phase !== 'Available') continue;
-    if (selector !== undefined && !selector.matches(pv.metadata?.labels)) continue;
-    if (volumeClass(pv) !== requestedClass) continue;
-    if (!affinityOk) continue;
-    if (!checkAccessModes(pvc, pv)) continue;
-    if (smallestQty === undefined || compareQuantities(smallestQty, qty) > 0) {
-      smallest = pv;
-      smallestQty = qty;
-    }
-  }
-  return smallest;
+  return findMatchingVolume(pvc, volumes, { nodeAdmits: (pv) => checkNodeAffinity(pv, nodeLabels), excluded, delayBinding: true });
 }
 
 /** `GetBindVolumeToClaim`: the volume pre-bound to the claim, and whether anything changed. */
@@ -428,10 +407,10 @@ export class VolumeBinding implements PreFilterPlugin, FilterPlugin, ReservePlug
     }
     if (toFindMatching.length > 0) {
       // findMatchingVolumes: smallest requests first, each volume chosen once.
-      const sorted = [...toFindMatching].sort((a, b) => compareQuantities(storageRequest(a), storageRequest(b)));
+      const sorted = [...toFindMatching].sort((a, b) => compareQuantities(claimStorageRequest(a), claimStorageRequest(b)));
       const chosen = new Set<string>();
       for (const pvc of sorted) {
-        const pv = findMatchingVolume(pvc, claims.unboundVolumesDelayBinding.get(claimClass(pvc)) ?? [], labels, chosen);
+        const pv = findMatchingVolumeOnNode(pvc, claims.unboundVolumesDelayBinding.get(claimClass(pvc)) ?? [], labels, chosen);
         if (pv === undefined) {
           toProvision.push(pvc);
           unboundVolumesSatisfied = false;
