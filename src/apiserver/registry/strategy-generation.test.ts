@@ -6,21 +6,12 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { ApiError } from '../../api/errors.js';
-import { openBackend } from '../../storage/index.js';
-import type { Backend } from '../../storage/backend.js';
-import { OpenApi } from '../openapi/index.js';
-import { applyDefaults } from '../validation/defaults.js';
-import { ResourceTable, type ResourceDef } from '../discovery/resource-defs.js';
-import { CacheDispatcher, type StoredObject } from '../storage/watch-cache.js';
-import { managedFieldsUpdater } from '../wiring.js';
+import type { ResourceDef } from '../discovery/resource-defs.js';
+import type { StoredObject } from '../storage/watch-cache.js';
 import { conditionsAnnotation, metricSpecsAnnotation } from './hpa-conversion.js';
-import { noPolicy, type ObjectPolicy } from './policy.js';
-import type { RequestContext } from './store.js';
-import { ConvertingStore } from './converting-store.js';
+import type { ConvertingStore } from './converting-store.js';
+import { adminCtx, def, openStrategyStore, type StrategyStore } from './_strategy-store.test-helpers.js';
 import {
   bumpsGeneration,
   convertRequestObject,
@@ -33,13 +24,6 @@ import {
   tracksGeneration,
 } from './strategy.js';
 
-const table = new ResourceTable();
-
-function def(group: string, version: string, resource: string): ResourceDef {
-  const d = table.get(group, version, resource);
-  assert.ok(d !== undefined, `${group}/${version}/${resource}`);
-  return d;
-}
 
 const deployments = def('apps', 'v1', 'deployments');
 const replicaSets = def('apps', 'v1', 'replicasets');
@@ -259,21 +243,15 @@ describe('autoscaling/v2 drops the v1 round-trip annotations on the way in', () 
 });
 
 describe('through the store: generation, templateGeneration, managed fields and HPA annotations', () => {
-  let dataDir: string;
-  let backend: Backend;
+  let opened: StrategyStore;
   let store: ConvertingStore;
-  const ctx = (fieldManager: string): RequestContext => ({ user: { username: 'admin', groups: ['system:masters'] }, dryRun: false, fieldManager, fieldValidation: 'Ignore' });
+  const ctx = adminCtx;
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'kubemix-strategy-generation-'));
-    backend = await openBackend({ kind: 'sqlite', dataDir, compaction: false });
-    const policy: ObjectPolicy = { ...noPolicy, applyDefaults: (d, o) => applyDefaults({ group: d.group, version: d.version, kind: d.kind }, o) };
-    store = new ConvertingStore({ backend, dispatcher: new CacheDispatcher(backend), policy, managedFields: managedFieldsUpdater(new OpenApi(), () => Date.UTC(2026, 10, 22)) }, table);
+    opened = await openStrategyStore('kubemix-strategy-generation-');
+    store = opened.store;
   });
-  after(async () => {
-    await backend.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  after(() => opened.close());
 
   const newDaemonSet = (name: string, annotations?: Record<string, string>): StoredObject => ({
     apiVersion: 'apps/v1',

@@ -6,28 +6,12 @@
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { openBackend } from '../../storage/index.js';
-import type { Backend } from '../../storage/backend.js';
-import { OpenApi } from '../openapi/index.js';
-import { applyDefaults } from '../validation/defaults.js';
-import { ResourceTable, type ResourceDef } from '../discovery/resource-defs.js';
-import { CacheDispatcher, type StoredObject } from '../storage/watch-cache.js';
-import { managedFieldsUpdater } from '../wiring.js';
-import { noPolicy, type ObjectPolicy } from './policy.js';
-import type { RequestContext } from './store.js';
-import { ConvertingStore } from './converting-store.js';
+import type { ResourceDef } from '../discovery/resource-defs.js';
+import type { StoredObject } from '../storage/watch-cache.js';
+import type { ConvertingStore } from './converting-store.js';
+import { adminCtx, def, openStrategyStore, type StrategyStore } from './_strategy-store.test-helpers.js';
 import { prepareForUpdate, statusMetadataReset, statusResetFields } from './strategy.js';
 
-const table = new ResourceTable();
-
-function def(group: string, version: string, resource: string): ResourceDef {
-  const d = table.get(group, version, resource);
-  assert.ok(d !== undefined, `${group}/${version}/${resource}`);
-  return d;
-}
 
 const deployments = def('apps', 'v1', 'deployments');
 const replicaSets = def('apps', 'v1', 'replicasets');
@@ -153,23 +137,17 @@ describe('the status strategies per kind: which client-owned metadata a status u
 });
 
 describe('through the store: a status update per kind family', () => {
-  let dataDir: string;
-  let backend: Backend;
+  let opened: StrategyStore;
   let store: ConvertingStore;
-  const ctx = (fieldManager: string): RequestContext => ({ user: { username: 'admin', groups: ['system:masters'] }, dryRun: false, fieldManager, fieldValidation: 'Ignore' });
+  const ctx = adminCtx;
   const selector = { matchLabels: { app: 'web' } };
   const template = { metadata: { labels: { app: 'web' } }, spec: { containers: [{ name: 'web', image: 'nginx' }] } };
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'kubemix-strategy-status-'));
-    backend = await openBackend({ kind: 'sqlite', dataDir, compaction: false });
-    const policy: ObjectPolicy = { ...noPolicy, applyDefaults: (d, o) => applyDefaults({ group: d.group, version: d.version, kind: d.kind }, o) };
-    store = new ConvertingStore({ backend, dispatcher: new CacheDispatcher(backend), policy, managedFields: managedFieldsUpdater(new OpenApi(), () => Date.UTC(2026, 10, 22)) }, table);
+    opened = await openStrategyStore('kubemix-strategy-status-');
+    store = opened.store;
   });
-  after(async () => {
-    await backend.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  after(() => opened.close());
 
   test('a Deployment: the revision annotation written with status keeps generation 1; a label sent with status is dropped', async () => {
     const created = await store.create(deployments, 'default', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web', labels: { app: 'web' } }, spec: { selector, template } }, ctx('kubectl-create'));
