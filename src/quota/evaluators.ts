@@ -11,8 +11,9 @@ import type { Container, PersistentVolumeClaim, Pod, ResourceQuota, ScopedResour
 import type { KubeObject } from '../client/client.js';
 import { claimClass } from '../api/pv-helpers.js';
 import { podQOSClass } from '../api/qos.js';
+import { podLimits as aggregatePodLimits, podRequests as aggregatePodRequests, type Amounts } from '../api/pod-resources.js';
 import { add, addQuantity, containsPrefix, count, fromWire, intersection, zero, type ResourceList } from './resources.js';
-import type { Quantity } from '../api/quantity.js';
+import { isQuantity, parseQuantity, type Quantity } from '../api/quantity.js';
 
 export interface GroupResource {
   group: string;
@@ -140,59 +141,21 @@ function isExtendedResourceNameForQuota(name: string): boolean {
   return !isNativeResource(name) && name.startsWith('requests.');
 }
 
-function addInto(dst: ResourceList, src: ResourceList): void {
-  for (const [k, v] of src) {
-    const cur = dst.get(k);
-    dst.set(k, cur === undefined ? v : addQuantity(cur, v));
-  }
-}
-
-function maxInto(dst: ResourceList, src: ResourceList): void {
-  for (const [k, v] of src) {
-    const cur = dst.get(k);
-    if (cur === undefined || v.nanos > cur.nanos) dst.set(k, v);
-  }
-}
-
-/** `resourcehelper.PodRequests` / `AggregateContainerLimits` (restartable init containers, init maxima). */
-function aggregate(pod: Pod, pick: (c: Container) => Record<string, string | number> | undefined): ResourceList {
-  const total: ResourceList = new Map();
-  for (const c of pod.spec?.containers ?? []) addInto(total, fromWire(pick(c)));
-  const restartable: ResourceList = new Map();
-  const initMax: ResourceList = new Map();
-  for (const c of pod.spec?.initContainers ?? []) {
-    let cr = fromWire(pick(c));
-    if (c.restartPolicy === 'Always') {
-      addInto(total, cr);
-      addInto(restartable, cr);
-      cr = restartable;
-    } else {
-      const tmp: ResourceList = new Map();
-      addInto(tmp, cr);
-      addInto(tmp, restartable);
-      cr = tmp;
-    }
-    maxInto(initMax, cr);
-  }
-  maxInto(total, initMax);
-  return total;
-}
+/** Quota's amounts: quantities that keep their format when added (`Quantity.Add`). */
+const quantityAmounts: Amounts<Quantity> = {
+  parse: (q) => (isQuantity(String(q)) ? parseQuantity(String(q)) : undefined),
+  add: addQuantity,
+  greater: (a, b) => a.nanos > b.nanos,
+};
 
 /** `resourcehelper.PodRequests`: containers, init containers and `spec.overhead`. */
 export function podRequests(pod: Pod): ResourceList {
-  const reqs = aggregate(pod, (c) => c.resources?.requests);
-  if (pod.spec?.overhead !== undefined) addInto(reqs, fromWire(pod.spec.overhead));
-  return reqs;
+  return aggregatePodRequests(pod, quantityAmounts);
 }
 
 /** `resourcehelper.PodLimits`: overhead is added only to limits that are set. */
 export function podLimits(pod: Pod): ResourceList {
-  const limits = aggregate(pod, (c) => c.resources?.limits);
-  for (const [k, v] of fromWire(pod.spec?.overhead)) {
-    const cur = limits.get(k);
-    if (cur !== undefined) limits.set(k, addQuantity(cur, v));
-  }
-  return limits;
+  return aggregatePodLimits(pod, quantityAmounts);
 }
 
 /** `podComputeUsageHelper`. */

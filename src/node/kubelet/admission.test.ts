@@ -171,3 +171,17 @@ void test('podRequests: counted once per pod object; a new version of the pod is
   assert.deepEqual([...first], [['cpu', 250], ['memory', 64 * 1024 * 1024]]);
   assert.deepEqual([...podRequests(pod('1'))], [['cpu', 1000], ['memory', 64 * 1024 * 1024]]);
 });
+
+void test('podRequests: a regular init container before a sidecar counts alone (resourcehelper.PodRequests), not with the later sidecar', () => {
+  const pod: Pod = {
+    spec: {
+      initContainers: [
+        { name: 'init', image: 'x', resources: { requests: { cpu: '500m' } } },
+        { name: 'sidecar', image: 'x', restartPolicy: 'Always', resources: { requests: { cpu: '300m' } } },
+      ],
+      containers: [{ name: 'a', image: 'x', resources: { requests: { cpu: '100m' } } }],
+    },
+  };
+  // max(100m + 300m, 500m): the sidecar starts after the init container has finished.
+  assert.deepEqual([...podRequests(pod)], [['cpu', 500]]);
+});

@@ -6,6 +6,8 @@
 import type { Node, NodeSelectorRequirement, NodeSelectorTerm, Pod, Taint, Toleration } from 'kubernetes-types/core/v1.js';
 import { requirementMatches, type Operator } from '../../api/labels.js';
 import { parseQuantity, quantityMilliValue, quantityValue } from '../../api/quantity.js';
+// As upstream's kubelet admission counts with the scheduler's resource helpers (lifecycle/predicate.go).
+import { milliOf, podRequestsNanos, valueOf } from '../../scheduler/framework/resources.js';
 
 export type AdmitResult = { readonly admit: true } | { readonly admit: false; readonly reason: string; readonly message: string };
 
@@ -37,29 +39,11 @@ export function podRequests(pod: Pod): ReadonlyMap<string, number> {
   return r;
 }
 
+/** The kubelet's view of the totals (`framework.NewResource`): millicores of cpu, units of the rest. */
 function computePodRequests(pod: Pod): Map<string, number> {
-  const sum = new Map<string, number>();
-  const add = (m: Map<string, number>, name: string, v: number): void => {
-    m.set(name, (m.get(name) ?? 0) + v);
-  };
-  const amount = (name: string, q: string): number => (name === 'cpu' ? quantityMilliValue(parseQuantity(q)) : quantityValue(parseQuantity(q)));
-  for (const c of pod.spec?.containers ?? []) for (const [k, v] of Object.entries(c.resources?.requests ?? {})) add(sum, k, amount(k, v));
-  // Restartable (sidecar) init containers run alongside the app containers.
-  const sidecars = new Map<string, number>();
-  for (const c of pod.spec?.initContainers ?? []) {
-    const reqs = Object.entries(c.resources?.requests ?? {});
-    if (c.restartPolicy === 'Always') {
-      for (const [k, v] of reqs) add(sidecars, k, amount(k, v));
-      continue;
-    }
-    for (const [k, v] of reqs) {
-      const need = amount(k, v) + (sidecars.get(k) ?? 0);
-      if (need > (sum.get(k) ?? 0) + (sidecars.get(k) ?? 0)) sum.set(k, need - (sidecars.get(k) ?? 0));
-    }
-  }
-  for (const [k, v] of sidecars) add(sum, k, v);
-  for (const [k, v] of Object.entries(pod.spec?.overhead ?? {})) add(sum, k, amount(k, v));
-  return sum;
+  const out = new Map<string, number>();
+  for (const [name, nanos] of podRequestsNanos(pod)) out.set(name, name === 'cpu' ? milliOf(nanos) : valueOf(nanos));
+  return out;
 }
 
 /** The allocatable amounts of each node object already parsed: every admission to the node reads them. */

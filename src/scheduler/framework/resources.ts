@@ -3,7 +3,8 @@
  * units) and `resourcehelper.PodRequests` (k8s.io/component-helpers/resource), including init containers,
  * restartable (sidecar) init containers and `spec.overhead`.
  */
-import type { Container, Pod } from 'kubernetes-types/core/v1.js';
+import type { Pod } from 'kubernetes-types/core/v1.js';
+import { podRequests, type Amounts } from '../../api/pod-resources.js';
 import { parseQuantity } from '../../api/quantity.js';
 
 /** `schedutil.DefaultMilliCPURequest`: assumed for a container without a cpu request, for scoring only. */
@@ -16,69 +17,41 @@ const NANO = 1_000_000_000n;
 /** A resource list in exact nano-units. */
 type NanoList = Map<string, bigint>;
 
-function listOf(rl: Readonly<Record<string, string | number>> | undefined): NanoList {
-  const m: NanoList = new Map();
-  if (rl === undefined) return m;
-  for (const [k, v] of Object.entries(rl)) {
+/** Exact nano-units: the scheduler's representation of amounts. */
+const nanoAmounts: Amounts<bigint> = {
+  parse: (q) => {
     try {
-      m.set(k, parseQuantity(v).nanos);
+      return parseQuantity(q).nanos;
     } catch {
       // An unparseable quantity cannot pass API validation; ignore it like a missing entry.
+      return undefined;
     }
+  },
+  add: (a, b) => a + b,
+  greater: (a, b) => a > b,
+};
+
+function listOf(rl: Readonly<Record<string, string | number>> | undefined): NanoList {
+  const m: NanoList = new Map();
+  for (const [k, q] of Object.entries(rl ?? {})) {
+    const v = nanoAmounts.parse(q);
+    if (v !== undefined) m.set(k, v);
   }
   return m;
 }
 
-function addInto(dst: NanoList, src: NanoList): void {
-  for (const [k, v] of src) dst.set(k, (dst.get(k) ?? 0n) + v);
-}
-
-function maxInto(dst: NanoList, src: NanoList): void {
-  for (const [k, v] of src) {
-    const cur = dst.get(k);
-    if (cur === undefined || v > cur) dst.set(k, v);
-  }
-}
-
 export interface PodRequestsOptions {
   /** Use these values for containers that do not name cpu/memory at all (`NonMissingContainerRequests`). */
-  nonMissingContainerRequests?: { cpu: bigint; memory: bigint };
+  nonMissingContainerRequests?: ReadonlyMap<string, bigint>;
   excludeOverhead?: boolean;
-}
-
-function containerRequests(c: Container, opts: PodRequestsOptions): NanoList {
-  const reqs = listOf(c.resources?.requests);
-  const nm = opts.nonMissingContainerRequests;
-  if (nm !== undefined) {
-    if (!reqs.has('cpu')) reqs.set('cpu', nm.cpu);
-    if (!reqs.has('memory')) reqs.set('memory', nm.memory);
-  }
-  return reqs;
 }
 
 /** `resourcehelper.PodRequests`: exact nano-unit totals per resource name. */
 export function podRequestsNanos(pod: Pod, opts: PodRequestsOptions = {}): NanoList {
-  const reqs: NanoList = new Map();
-  for (const c of pod.spec?.containers ?? []) addInto(reqs, containerRequests(c, opts));
-  const restartable: NanoList = new Map();
-  const initMax: NanoList = new Map();
-  for (const c of pod.spec?.initContainers ?? []) {
-    let cr = containerRequests(c, opts);
-    if (c.restartPolicy === 'Always') {
-      addInto(reqs, cr);
-      addInto(restartable, cr);
-      cr = new Map(restartable);
-    } else {
-      const tmp: NanoList = new Map();
-      addInto(tmp, cr);
-      addInto(tmp, restartable);
-      cr = tmp;
-    }
-    maxInto(initMax, cr);
-  }
-  maxInto(reqs, initMax);
-  if (opts.excludeOverhead !== true && pod.spec?.overhead !== undefined) addInto(reqs, listOf(pod.spec.overhead));
-  return reqs;
+  return podRequests(pod, nanoAmounts, {
+    ...(opts.nonMissingContainerRequests !== undefined ? { nonMissing: opts.nonMissingContainerRequests } : {}),
+    ...(opts.excludeOverhead !== undefined ? { excludeOverhead: opts.excludeOverhead } : {}),
+  });
 }
 
 function ceilDiv(a: bigint, b: bigint): bigint {
@@ -178,7 +151,10 @@ export class Resource {
   }
 }
 
-const nonZeroDefaults = { cpu: BigInt(defaultMilliCPURequest) * 1_000_000n, memory: BigInt(defaultMemoryRequest) * NANO };
+const nonZeroDefaults: ReadonlyMap<string, bigint> = new Map([
+  ['cpu', BigInt(defaultMilliCPURequest) * 1_000_000n],
+  ['memory', BigInt(defaultMemoryRequest) * NANO],
+]);
 
 /** The pod's requests with missing cpu/memory container requests defaulted (the scorers' view). */
 export function podNonZeroRequestsNanos(pod: Pod): NanoList {
