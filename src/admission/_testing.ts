@@ -2,6 +2,7 @@
 import type { LimitRange, Namespace, Node, Pod, ResourceQuota, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import { apiErrors } from '../api/errors.js';
 import { resources, type ResourceType } from '../api/resources.js';
 import type { KubeObject } from '../client/client.js';
@@ -32,6 +33,7 @@ export interface FakeObjects {
   limitRanges?: LimitRange[];
   nodes?: Node[];
   pods?: Pod[];
+  storageClasses?: StorageClass[];
   /** Kept in place: `updateResourceQuotaStatus` replaces the entry and bumps its resourceVersion. */
   resourceQuotas?: ResourceQuota[];
 }
@@ -48,6 +50,7 @@ export function fakeLookup(objs: FakeObjects = {}): AdmissionLookup {
     listLimitRanges: async (ns) => (objs.limitRanges ?? []).filter((l) => l.metadata?.namespace === ns),
     getNode: async (n) => byName(objs.nodes, n),
     getPod: async (ns, n) => byName(objs.pods, n, ns),
+    listStorageClasses: async () => objs.storageClasses ?? [],
     listResourceQuotas: async (ns) => structuredClone((objs.resourceQuotas ?? []).filter((q) => q.metadata?.namespace === ns)),
     updateResourceQuotaStatus: async (q) => {
       const list = (objs.resourceQuotas ??= []);

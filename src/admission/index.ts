@@ -12,5 +12,7 @@ export { NodeRestriction, nodeIdentity } from './node-restriction/node-restricti
 export { TaintNodesByCondition } from './taint-nodes-by-condition/taint-nodes-by-condition.js';
 export { Priority, systemPriorityClasses } from './priority/priority.js';
 export { DefaultTolerationSeconds } from './default-toleration-seconds/default-toleration-seconds.js';
+export { DefaultStorageClass } from './default-storage-class/default-storage-class.js';
+export { StorageObjectInUseProtection } from './storage-object-in-use-protection/storage-object-in-use-protection.js';
 export { RuntimeClass } from './runtime-class/runtime-class.js';
 export { ResourceQuota } from './resource-quota/resource-quota.js';

@@ -7,6 +7,8 @@ export const names = {
   TaintNodesByCondition: 'TaintNodesByCondition',
   Priority: 'Priority',
   DefaultTolerationSeconds: 'DefaultTolerationSeconds',
+  DefaultStorageClass: 'DefaultStorageClass',
+  StorageObjectInUseProtection: 'StorageObjectInUseProtection',
   RuntimeClass: 'RuntimeClass',
   ResourceQuota: 'ResourceQuota',
 } as const;

@@ -9,7 +9,7 @@ test('the default chain is in upstream order, each plugin in the phases it imple
   const chain = defaultAdmissionChain();
   assert.deepEqual(
     chain.mutating.map((p) => p.name),
-    ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'RuntimeClass'],
+    ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass'],
   );
   assert.deepEqual(chain.validating.map((p) => p.name), ['LimitRanger', 'ServiceAccount', 'Priority', 'RuntimeClass', 'ResourceQuota']);
 });

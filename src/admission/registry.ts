@@ -3,6 +3,7 @@
  * `pkg/kubeapiserver/options/plugins.go`, restricted to the plugins we implement). A plugin with both
  * phases appears in both lists at its position.
  */
+import * as defaultStorageClass from './default-storage-class/default-storage-class.js';
 import * as defaultTolerationSeconds from './default-toleration-seconds/default-toleration-seconds.js';
 import * as limitRanger from './limit-ranger/limit-ranger.js';
 import * as namespaceLifecycle from './namespace-lifecycle/namespace-lifecycle.js';
@@ -11,6 +12,7 @@ import * as priority from './priority/priority.js';
 import * as resourceQuota from './resource-quota/resource-quota.js';
 import * as runtimeClass from './runtime-class/runtime-class.js';
 import * as serviceAccount from './service-account/service-account.js';
+import * as storageObjectInUseProtection from './storage-object-in-use-protection/storage-object-in-use-protection.js';
 import * as taintNodesByCondition from './taint-nodes-by-condition/taint-nodes-by-condition.js';
 import { names } from './names.js';
 import type { AdmissionChain, MutatingPlugin, ValidatingPlugin } from './types.js';
@@ -65,6 +67,8 @@ export function defaultRegistry(): Registry {
     .register(names.TaintNodesByCondition, () => taintNodesByCondition.create())
     .register(names.Priority, () => priority.create())
     .register(names.DefaultTolerationSeconds, () => defaultTolerationSeconds.create())
+    .register(names.DefaultStorageClass, () => defaultStorageClass.create())
+    .register(names.StorageObjectInUseProtection, () => storageObjectInUseProtection.create())
     .register(names.RuntimeClass, () => runtimeClass.create())
     .register(names.ResourceQuota, () => resourceQuota.create());
 }

@@ -9,6 +9,7 @@
 import type { LimitRange, Namespace, Node, Pod, ResourceQuota, ServiceAccount } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { ResourceType } from '../api/resources.js';
 import type { KubeObject } from '../client/client.js';
 
@@ -49,6 +50,7 @@ export interface AdmissionLookup {
   listLimitRanges(namespace: string): Promise<LimitRange[]>;
   getNode(name: string): Promise<Node | undefined>;
   getPod(namespace: string, name: string): Promise<Pod | undefined>;
+  listStorageClasses(): Promise<StorageClass[]>;
   /** The namespace's ResourceQuotas: from the watch cache, or with `fresh` a quorum read of storage. */
   listResourceQuotas(namespace: string, opts?: { fresh?: boolean }): Promise<ResourceQuota[]>;
   /**

@@ -3,7 +3,8 @@
  * printers share (staging/src/k8s.io/component-helpers/storage/volume/pv_helpers.go and
  * `v1helper.GetAccessModesAsString`, v1.32).
  */
-import type { PersistentVolume, PersistentVolumeClaim } from 'kubernetes-types/core/v1.js';
+import type { PersistentVolume, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
+import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import { labelSelectorAsSelector } from './labels.js';
 import { compareQuantities, parseQuantity, type Quantity } from './quantity.js';
 
@@ -137,4 +138,61 @@ export function findMatchingVolume(claim: PersistentVolumeClaim, volumes: readon
     }
   }
   return smallest;
+}
+
+/** `volumeutil.PVCProtectionFinalizer`: added by StorageObjectInUseProtection, removed by the pvc-protection controller. */
+export const pvcProtectionFinalizer = 'kubernetes.io/pvc-protection';
+/** `volumeutil.PVProtectionFinalizer`: added by StorageObjectInUseProtection, removed by the pv-protection controller. */
+export const pvProtectionFinalizer = 'kubernetes.io/pv-protection';
+
+/** `IsDefaultStorageClassAnnotation`. */
+export const isDefaultStorageClassAnnotation = 'storageclass.kubernetes.io/is-default-class';
+/** `BetaIsDefaultStorageClassAnnotation`. */
+export const betaIsDefaultStorageClassAnnotation = 'storageclass.beta.kubernetes.io/is-default-class';
+
+/** `IsDefaultAnnotation`: either annotation is exactly `"true"`. */
+export function isDefaultAnnotation(cls: StorageClass): boolean {
+  const ann = cls.metadata?.annotations ?? {};
+  return ann[isDefaultStorageClassAnnotation] === 'true' || ann[betaIsDefaultStorageClassAnnotation] === 'true';
+}
+
+/**
+ * A creationTimestamp in nanoseconds since the epoch (`Time.UnixNano`), fractional seconds included; a
+ * missing or malformed timestamp counts as the zero time, older than any other.
+ */
+function unixNano(ts: string | undefined): bigint {
+  if (ts === undefined) return -(2n ** 63n);
+  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(ts);
+  const ms = Date.parse(m === null ? ts : `${m[1] ?? ''}${m[3] ?? ''}`);
+  if (!Number.isFinite(ms)) return -(2n ** 63n);
+  return BigInt(ms) * 1_000_000n + BigInt((m?.[2] ?? '').padEnd(9, '0'));
+}
+
+/**
+ * `GetDefaultClass` (pkg/volume/util/storageclass.go): the newest default class, ties broken by ascending
+ * name; `undefined` without one. Several defaults are not an error since 1.26.
+ */
+export function getDefaultClass(classes: readonly StorageClass[]): StorageClass | undefined {
+  const defaults = classes.filter(isDefaultAnnotation);
+  defaults.sort((a, b) => {
+    const ta = unixNano(a.metadata?.creationTimestamp);
+    const tb = unixNano(b.metadata?.creationTimestamp);
+    if (ta !== tb) return ta > tb ? -1 : 1;
+    const na = a.metadata?.name ?? '';
+    const nb = b.metadata?.name ?? '';
+    return na < nb ? -1 : na > nb ? 1 : 0;
+  });
+  return defaults[0];
+}
+
+/**
+ * `volumeutil.IsPodTerminated`: Failed or Succeeded, or being deleted with no container running (each
+ * init, app and ephemeral container terminated or waiting).
+ */
+export function isPodTerminated(p: Pod): boolean {
+  const phase = p.status?.phase;
+  if (phase === 'Failed' || phase === 'Succeeded') return true;
+  if (p.metadata?.deletionTimestamp === undefined) return false;
+  const notRunning = (ss: readonly { state?: { terminated?: unknown; waiting?: unknown } }[] | undefined): boolean => (ss ?? []).every((s) => s.state?.terminated !== undefined || s.state?.waiting !== undefined);
+  return notRunning(p.status?.initContainerStatuses) && notRunning(p.status?.containerStatuses) && notRunning(p.status?.ephemeralContainerStatuses);
 }

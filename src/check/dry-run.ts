@@ -79,6 +79,8 @@ export class DryRunApi {
       listLimitRanges: (namespace) => Promise.resolve(this.limitRanges.filter((l) => l.metadata?.namespace === namespace)),
       getNode: (name) => Promise.resolve(this.nodes.get(name)),
       getPod: () => Promise.resolve(undefined),
+      // The cluster view holds no StorageClasses: offline, a claim without a class keeps none.
+      listStorageClasses: () => Promise.resolve([]),
       // No controller fills in quota usage offline, so no quota is enforced.
       listResourceQuotas: () => Promise.resolve([]),
       updateResourceQuotaStatus: (quota) => Promise.resolve(quota),

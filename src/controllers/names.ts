@@ -29,6 +29,8 @@ export const names = {
   TokenCleaner: 'token-cleaner-controller',
   BootstrapSigner: 'bootstrap-signer-controller',
   PersistentVolumeBinder: 'persistentvolume-binder-controller',
+  PersistentVolumeClaimProtection: 'persistentvolumeclaim-protection-controller',
+  PersistentVolumeProtection: 'persistentvolume-protection-controller',
 } as const;
 
 export type ControllerName = (typeof names)[keyof typeof names];

@@ -28,6 +28,8 @@ import * as ttl from './ttl/ttl.js';
 import * as serviceAccount from './serviceaccount/serviceaccount.js';
 import * as rootCAPublisher from './root-ca-publisher/root-ca-publisher.js';
 import * as persistentVolume from './persistentvolume/persistentvolume.js';
+import * as pvcProtection from './pvc-protection/pvc-protection.js';
+import * as pvProtection from './pv-protection/pv-protection.js';
 
 /** Options some controllers take (kube-controller-manager flags). */
 export interface ControllerOptions {
@@ -100,6 +102,8 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.TokenCleaner, (ctx) => tokenCleaner.create(ctx));
   register(m, names.BootstrapSigner, (ctx) => bootstrapSigner.create(ctx));
   register(m, names.PersistentVolumeBinder, (ctx) => persistentVolume.create(ctx));
+  register(m, names.PersistentVolumeClaimProtection, (ctx) => pvcProtection.create(ctx));
+  register(m, names.PersistentVolumeProtection, (ctx) => pvProtection.create(ctx));
   return m;
 }
 

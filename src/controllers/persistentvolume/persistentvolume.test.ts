@@ -228,3 +228,85 @@ void test('a user unbinding a controller-bound volume: the next resync of the cl
   await ctx.settle();
   assert.equal((await getPV(client, 'v')).spec?.claimRef?.name, 'claim');
 });
+
+// [Unit test set 15] of pv_controller_test.go (TestRetroactiveStorageClassAssignment), v1.32: a claim
+// without any class gets the default class at its next sync, whatever was default when it was created.
+// All classes are created in the same second, so the default is picked by name when several are marked.
+const retroactiveCases: { name: string; classes: StorageClass[]; claim: PersistentVolumeClaim; wantClass: string | undefined; wantPhase: string }[] = [
+  { name: '15-1 - pvc storage class is not assigned retroactively if there are no default storage classes', classes: [], claim: pvc('claim15-1', '1Gi'), wantClass: undefined, wantPhase: 'Pending' },
+  {
+    name: '15-3 - pvc storage class is not assigned retroactively if claim is already bound',
+    classes: [sc('gold', 'kubernetes.io/mock', 'Immediate', true), sc('silver', 'kubernetes.io/mock', 'Immediate')],
+    claim: { ...pvc('claim15-3', '1Gi', { cls: 'copper', volumeName: 'test', annotations: { 'pv.kubernetes.io/bound-by-controller': 'yes', 'pv.kubernetes.io/bind-completed': 'yes' } }), status: { phase: 'Bound' } },
+    wantClass: 'copper',
+    wantPhase: 'Lost',
+  },
+  {
+    name: '15-4 - pvc storage class is not assigned retroactively if claim is already bound but annotations are missing',
+    classes: [sc('gold', 'kubernetes.io/mock', 'Immediate', true), sc('silver', 'kubernetes.io/mock', 'Immediate')],
+    claim: { ...pvc('claim15-4', '1Gi', { cls: 'copper', volumeName: 'test' }), status: { phase: 'Bound' } },
+    wantClass: 'copper',
+    wantPhase: 'Pending',
+  },
+  {
+    name: '15-5 - pvc storage class is assigned retroactively if there is a default',
+    classes: [sc('gold', 'kubernetes.io/mock', 'Immediate', true), sc('silver', 'kubernetes.io/mock', 'Immediate')],
+    claim: pvc('claim15-5', '1Gi'),
+    wantClass: 'gold',
+    wantPhase: 'Pending',
+  },
+  {
+    name: '15-2 - pvc storage class is assigned retroactively if there are multiple default storage classes',
+    classes: [sc('gold', 'kubernetes.io/mock', 'Immediate', true), sc('silver', 'kubernetes.io/mock', 'Immediate', true)],
+    claim: pvc('claim15-2', '1Gi'),
+    wantClass: 'gold',
+    wantPhase: 'Pending',
+  },
+  {
+    name: '15-6 - pvc storage class is not changed if claim is not bound but already has a storage class',
+    classes: [sc('gold', 'kubernetes.io/mock', 'Immediate', true), sc('copper', 'kubernetes.io/mock', 'Immediate')],
+    claim: pvc('claim15-6', '1Gi', { cls: 'copper' }),
+    wantClass: 'copper',
+    wantPhase: 'Pending',
+  },
+  {
+    name: '15-7 - pvc storage class is not changed if claim is not bound but already set annotation "volume.beta.kubernetes.io/storage-class"',
+    classes: [sc('gold', 'kubernetes.io/mock', 'Immediate', true), sc('copper', 'kubernetes.io/mock', 'Immediate')],
+    claim: pvc('claim15-7', '1Gi', { annotations: { 'volume.beta.kubernetes.io/storage-class': 'copper' } }),
+    wantClass: undefined,
+    wantPhase: 'Pending',
+  },
+];
+
+for (const tc of retroactiveCases) {
+  void test(`TestRetroactiveStorageClassAssignment/${tc.name}`, async (t) => {
+    const client = new FakeClient({ now: () => Date.parse('2025-01-01T00:00:00Z') });
+    for (const c of tc.classes) await client.create(resources.storageclasses, c);
+    const ctx = await startController(t, client, (c) => create(c));
+    await ctx.settle();
+    await client.create(resources.persistentvolumeclaims, tc.claim);
+    await ctx.settle();
+    const got = await getPVC(client, tc.claim.metadata?.name ?? '');
+    assert.equal(got.spec?.storageClassName, tc.wantClass);
+    assert.equal(got.status?.phase, tc.wantPhase);
+  });
+}
+
+void test('a default class created after the claim is assigned at the next resync, the newest default winning', async (t) => {
+  let now = Date.parse('2025-01-01T00:00:00Z');
+  const client = new FakeClient({ now: () => now });
+  const ctx = await startController(t, client, (c) => create(c));
+  await client.create(resources.persistentvolumeclaims, pvc('early', '1Gi'));
+  await client.create(resources.persistentvolumeclaims, pvc('no-class', '1Gi', { cls: '' }));
+  await ctx.settle();
+  assert.equal((await getPVC(client, 'early')).spec?.storageClassName, undefined);
+  await client.create(resources.storageclasses, sc('a-older', 'example.com/p', 'WaitForFirstConsumer', true));
+  now += 1000;
+  await client.create(resources.storageclasses, sc('z-newer', 'example.com/p', 'WaitForFirstConsumer', true));
+  await ctx.settle();
+  assert.equal((await getPVC(client, 'early')).spec?.storageClassName, undefined, 'StorageClass events do not sync claims');
+  ctx.clock.step(15_000);
+  await ctx.settle();
+  assert.equal((await getPVC(client, 'early')).spec?.storageClassName, 'z-newer');
+  assert.equal((await getPVC(client, 'no-class')).spec?.storageClassName, '', 'an explicit "" asks for no class');
+});

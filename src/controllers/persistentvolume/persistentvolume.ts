@@ -29,6 +29,8 @@ import {
   annStorageProvisioner,
   claimClass,
   claimHasClass,
+  getDefaultClass,
+  isPodTerminated,
   isVolumeBoundToClaim,
   volumeModeMismatches,
 } from '../../api/pv-helpers.js';
@@ -61,8 +63,6 @@ export const messages = {
 /** `--pvclaimbinder-sync-period`, default 15 s. */
 export const defaultResyncPeriodMs = 15_000;
 
-const defaultClassAnnotations = ['storageclass.kubernetes.io/is-default-class', 'storageclass.beta.kubernetes.io/is-default-class'];
-
 export interface PersistentVolumeControllerOptions {
   resyncPeriodMs?: number;
 }
@@ -81,15 +81,6 @@ function hasAnnotation(o: { metadata?: { annotations?: Record<string, string> } 
 function rv(o: { metadata?: { resourceVersion?: string } }): number {
   const n = Number(o.metadata?.resourceVersion ?? '');
   return Number.isFinite(n) ? n : 0;
-}
-
-/** `util.IsPodTerminated`. */
-function isPodTerminated(p: Pod): boolean {
-  const phase = p.status?.phase;
-  if (phase === 'Failed' || phase === 'Succeeded') return true;
-  if (p.metadata?.deletionTimestamp === undefined) return false;
-  const notRunning = (ss: readonly { state?: { terminated?: unknown; waiting?: unknown } }[] | undefined): boolean => (ss ?? []).every((s) => s.state?.terminated !== undefined || s.state?.waiting !== undefined);
-  return notRunning(p.status?.initContainerStatuses) && notRunning(p.status?.containerStatuses) && notRunning(p.status?.ephemeralContainerStatuses);
 }
 
 /** The claims a pod uses (`common.PodPVCIndexFunc`): its persistentVolumeClaim volumes and its generic ephemeral volumes. */
@@ -331,18 +322,7 @@ export class PersistentVolumeController implements Controller {
    */
   private async assignDefaultStorageClass(claim: PersistentVolumeClaim): Promise<boolean> {
     if (claimHasClass(claim)) return false;
-    const defaults = this.classInformer
-      .list()
-      .filter((c) => defaultClassAnnotations.some((a) => c.metadata?.annotations?.[a] === 'true'))
-      .sort((a, b) => {
-        const ta = Date.parse(a.metadata?.creationTimestamp ?? '') || 0;
-        const tb = Date.parse(b.metadata?.creationTimestamp ?? '') || 0;
-        if (ta !== tb) return tb - ta;
-        const na = a.metadata?.name ?? '';
-        const nb = b.metadata?.name ?? '';
-        return na < nb ? -1 : na > nb ? 1 : 0;
-      });
-    const cls = defaults[0];
+    const cls = getDefaultClass(this.classInformer.list());
     if (cls === undefined) return false;
     const clone = structuredClone(claim);
     (clone.spec ??= {}).storageClassName = cls.metadata?.name ?? '';
