@@ -39,6 +39,7 @@ import type { APIService } from '../local-apiservices.js';
 import type { CertificateSigningRequest } from 'kubernetes-types/certificates/v1.js';
 import { canonicalQuantity } from '../../api/quantity.js';
 import { formatLabels } from '../../api/labels.js';
+import { isDefaultAnnotation } from '../../api/pv-helpers.js';
 import { humanDuration } from './duration.js';
 import { columnsFor, printedAs, type TableColumnDefinition } from './columns.js';
 import { compareStrings } from '../../util/compare-strings.js';
@@ -817,8 +818,7 @@ function printRuntimeClass(obj: KubeObject, now: number): Printed {
 
 function printStorageClass(obj: KubeObject, now: number): Printed {
   const sc = as<StorageClass>(obj);
-  const ann = obj.metadata?.annotations ?? {};
-  const isDefault = ann['storageclass.kubernetes.io/is-default-class'] === 'true' || ann['storageclass.beta.kubernetes.io/is-default-class'] === 'true';
+  const isDefault = isDefaultAnnotation(sc);
   return {
     cells: [
       isDefault ? `${name(obj)} (default)` : name(obj),
