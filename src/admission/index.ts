@@ -10,6 +10,8 @@ export { LimitRanger } from './limit-ranger/limit-ranger.js';
 export { ServiceAccount } from './service-account/service-account.js';
 export { NodeRestriction, nodeIdentity } from './node-restriction/node-restriction.js';
 export { TaintNodesByCondition } from './taint-nodes-by-condition/taint-nodes-by-condition.js';
+export { PodSecurity, isSignificantPodUpdate } from './pod-security/pod-security.js';
+export type { Exemptions as PodSecurityExemptions, PodSecurityOptions } from './pod-security/pod-security.js';
 export { Priority, systemPriorityClasses } from './priority/priority.js';
 export { DefaultTolerationSeconds } from './default-toleration-seconds/default-toleration-seconds.js';
 export { DefaultStorageClass } from './default-storage-class/default-storage-class.js';

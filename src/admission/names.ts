@@ -5,6 +5,7 @@ export const names = {
   ServiceAccount: 'ServiceAccount',
   NodeRestriction: 'NodeRestriction',
   TaintNodesByCondition: 'TaintNodesByCondition',
+  PodSecurity: 'PodSecurity',
   Priority: 'Priority',
   DefaultTolerationSeconds: 'DefaultTolerationSeconds',
   DefaultStorageClass: 'DefaultStorageClass',

@@ -8,6 +8,7 @@ import * as defaultTolerationSeconds from './default-toleration-seconds/default-
 import * as limitRanger from './limit-ranger/limit-ranger.js';
 import * as namespaceLifecycle from './namespace-lifecycle/namespace-lifecycle.js';
 import * as nodeRestriction from './node-restriction/node-restriction.js';
+import * as podSecurity from './pod-security/pod-security.js';
 import * as priority from './priority/priority.js';
 import * as resourceQuota from './resource-quota/resource-quota.js';
 import * as runtimeClass from './runtime-class/runtime-class.js';
@@ -65,6 +66,7 @@ export function defaultRegistry(): Registry {
     .register(names.ServiceAccount, () => serviceAccount.create())
     .register(names.NodeRestriction, () => nodeRestriction.create())
     .register(names.TaintNodesByCondition, () => taintNodesByCondition.create())
+    .register(names.PodSecurity, () => podSecurity.create())
     .register(names.Priority, () => priority.create())
     .register(names.DefaultTolerationSeconds, () => defaultTolerationSeconds.create())
     .register(names.DefaultStorageClass, () => defaultStorageClass.create())

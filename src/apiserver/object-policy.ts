@@ -55,6 +55,7 @@ export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup
     listLimitRanges: (namespace) => list<LimitRange>(def('', 'v1', 'limitranges'), namespace),
     getNode: (name) => get<Node>(def('', 'v1', 'nodes'), '', name),
     getPod: (namespace, name) => get<Pod>(def('', 'v1', 'pods'), namespace, name),
+    listPods: (namespace) => list<Pod>(def('', 'v1', 'pods'), namespace),
     listStorageClasses: () => list<StorageClass>(def('storage.k8s.io', 'v1', 'storageclasses')),
     listResourceQuotas: async (namespace, opts) => {
       // Asked on every namespaced create: a namespace-index lookup in the cache, no selector parsing.
@@ -86,6 +87,7 @@ function attributes(req: AdmissionRequest): AdmissionAttributes {
     oldObject: req.oldObject,
     userInfo: { username: req.userInfo.username, groups: req.userInfo.groups },
     dryRun: req.dryRun,
+    ...(req.warnings !== undefined ? { warnings: req.warnings } : {}),
   };
 }
 

@@ -24,6 +24,8 @@ export interface AdmissionRequest {
   oldObject: StoredObject | undefined;
   userInfo: UserInfo;
   dryRun: boolean;
+  /** The request's response warnings (`RequestContext.warnings`), which admission may add to. */
+  warnings?: string[];
 }
 
 export interface ObjectPolicy {

@@ -504,7 +504,7 @@ export class Store {
     oldObject: StoredObject | undefined,
     ctx: RequestContext,
   ): AdmissionRequest {
-    return { operation, def, subresource, namespace, name, object, oldObject, userInfo: ctx.user, dryRun: ctx.dryRun };
+    return { operation, def, subresource, namespace, name, object, oldObject, userInfo: ctx.user, dryRun: ctx.dryRun, ...(ctx.warnings !== undefined ? { warnings: ctx.warnings } : {}) };
   }
 
   private checkTypeMeta(def: ResourceDef, obj: StoredObject): void {
