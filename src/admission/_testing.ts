@@ -50,6 +50,7 @@ export function fakeLookup(objs: FakeObjects = {}): AdmissionLookup {
     listLimitRanges: async (ns) => (objs.limitRanges ?? []).filter((l) => l.metadata?.namespace === ns),
     getNode: async (n) => byName(objs.nodes, n),
     getPod: async (ns, n) => byName(objs.pods, n, ns),
+    listPods: async (ns) => (objs.pods ?? []).filter((p) => p.metadata?.namespace === ns),
     listStorageClasses: async () => objs.storageClasses ?? [],
     listResourceQuotas: async (ns) => structuredClone((objs.resourceQuotas ?? []).filter((q) => q.metadata?.namespace === ns)),
     updateResourceQuotaStatus: async (q) => {

@@ -55,8 +55,8 @@ export interface AdmissionLookup {
   listLimitRanges(namespace: string): Promise<LimitRange[]>;
   getNode(name: string): Promise<Node | undefined>;
   getPod(namespace: string, name: string): Promise<Pod | undefined>;
-  /** The namespace's pods (PodSecurity's check of a new enforce level); absent where no pods can be listed. */
-  listPods?(namespace: string): Promise<Pod[]>;
+  /** The namespace's pods (PodSecurity's check of a new enforce level). */
+  listPods(namespace: string): Promise<Pod[]>;
   listStorageClasses(): Promise<StorageClass[]>;
   /** The namespace's ResourceQuotas: from the watch cache, or with `fresh` a quorum read of storage. */
   listResourceQuotas(namespace: string, opts?: { fresh?: boolean }): Promise<ResourceQuota[]>;

@@ -79,6 +79,8 @@ export class DryRunApi {
       listLimitRanges: (namespace) => Promise.resolve(this.limitRanges.filter((l) => l.metadata?.namespace === namespace)),
       getNode: (name) => Promise.resolve(this.nodes.get(name)),
       getPod: () => Promise.resolve(undefined),
+      // Offline there are no pods yet: a namespace's new enforce level has none to check.
+      listPods: () => Promise.resolve([]),
       // The cluster view holds no StorageClasses: offline, a claim without a class keeps none.
       listStorageClasses: () => Promise.resolve([]),
       // No controller fills in quota usage offline, so no quota is enforced.

@@ -256,7 +256,7 @@ for (const tc of namespaceCases) {
 
 test('namespace: a lookup that cannot list pods warns instead of failing', async () => {
   const a = withWarnings(attrs(ns('test', { [ENFORCE]: 'restricted' }), { resource: resources.namespaces, operation: 'UPDATE', oldObject: ns('test') }));
-  await create().validate(a, fakeLookup());
+  await create().validate(a, { ...fakeLookup(), listPods: () => Promise.reject(new Error('etcd unavailable')) });
   assert.deepEqual(a.warnings, ['failed to list pods while checking new PodSecurity enforce level']);
 });
 

@@ -195,7 +195,6 @@ export class PodSecurity implements ValidatingPlugin {
   private async evaluatePodsInNamespace(lookup: AdmissionLookup, namespace: string, enforce: LevelVersion): Promise<string[]> {
     let pods: Pod[];
     try {
-      if (lookup.listPods === undefined) return [messages.listFailed];
       pods = await lookup.listPods(namespace);
     } catch {
       return [messages.listFailed];
