@@ -3,6 +3,7 @@ import type { LimitRange, Namespace, Node, Pod, ResourceQuota, ServiceAccount } 
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
+import type { IngressClass } from 'kubernetes-types/networking/v1.js';
 import { apiErrors } from '../api/errors.js';
 import { resources, type ResourceType } from '../api/resources.js';
 import type { KubeObject } from '../client/client.js';
@@ -34,6 +35,7 @@ export interface FakeObjects {
   nodes?: Node[];
   pods?: Pod[];
   storageClasses?: StorageClass[];
+  ingressClasses?: IngressClass[];
   /** Kept in place: `updateResourceQuotaStatus` replaces the entry and bumps its resourceVersion. */
   resourceQuotas?: ResourceQuota[];
 }
@@ -52,6 +54,7 @@ export function fakeLookup(objs: FakeObjects = {}): AdmissionLookup {
     getPod: async (ns, n) => byName(objs.pods, n, ns),
     listPods: async (ns) => (objs.pods ?? []).filter((p) => p.metadata?.namespace === ns),
     listStorageClasses: async () => objs.storageClasses ?? [],
+    listIngressClasses: async () => objs.ingressClasses ?? [],
     listResourceQuotas: async (ns) => structuredClone((objs.resourceQuotas ?? []).filter((q) => q.metadata?.namespace === ns)),
     updateResourceQuotaStatus: async (q) => {
       const list = (objs.resourceQuotas ??= []);

@@ -17,4 +17,5 @@ export { DefaultTolerationSeconds } from './default-toleration-seconds/default-t
 export { DefaultStorageClass } from './default-storage-class/default-storage-class.js';
 export { StorageObjectInUseProtection } from './storage-object-in-use-protection/storage-object-in-use-protection.js';
 export { RuntimeClass } from './runtime-class/runtime-class.js';
+export { DefaultIngressClass } from './default-ingress-class/default-ingress-class.js';
 export { ResourceQuota } from './resource-quota/resource-quota.js';

@@ -11,5 +11,6 @@ export const names = {
   DefaultStorageClass: 'DefaultStorageClass',
   StorageObjectInUseProtection: 'StorageObjectInUseProtection',
   RuntimeClass: 'RuntimeClass',
+  DefaultIngressClass: 'DefaultIngressClass',
   ResourceQuota: 'ResourceQuota',
 } as const;

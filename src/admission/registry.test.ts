@@ -9,7 +9,7 @@ test('the default chain is in upstream order, each plugin in the phases it imple
   const chain = defaultAdmissionChain();
   assert.deepEqual(
     chain.mutating.map((p) => p.name),
-    ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass'],
+    ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'DefaultIngressClass'],
   );
   assert.deepEqual(chain.validating.map((p) => p.name), ['LimitRanger', 'ServiceAccount', 'PodSecurity', 'Priority', 'RuntimeClass', 'ResourceQuota']);
 });

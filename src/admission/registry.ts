@@ -3,6 +3,7 @@
  * `pkg/kubeapiserver/options/plugins.go`, restricted to the plugins we implement). A plugin with both
  * phases appears in both lists at its position.
  */
+import * as defaultIngressClass from './default-ingress-class/default-ingress-class.js';
 import * as defaultStorageClass from './default-storage-class/default-storage-class.js';
 import * as defaultTolerationSeconds from './default-toleration-seconds/default-toleration-seconds.js';
 import * as limitRanger from './limit-ranger/limit-ranger.js';
@@ -72,6 +73,7 @@ export function defaultRegistry(): Registry {
     .register(names.DefaultStorageClass, () => defaultStorageClass.create())
     .register(names.StorageObjectInUseProtection, () => storageObjectInUseProtection.create())
     .register(names.RuntimeClass, () => runtimeClass.create())
+    .register(names.DefaultIngressClass, () => defaultIngressClass.create())
     .register(names.ResourceQuota, () => resourceQuota.create());
 }
 

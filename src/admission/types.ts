@@ -10,6 +10,7 @@ import type { LimitRange, Namespace, Node, Pod, ResourceQuota, ServiceAccount } 
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
+import type { IngressClass } from 'kubernetes-types/networking/v1.js';
 import type { ResourceType } from '../api/resources.js';
 import type { KubeObject } from '../client/client.js';
 
@@ -58,6 +59,7 @@ export interface AdmissionLookup {
   /** The namespace's pods (PodSecurity's check of a new enforce level). */
   listPods(namespace: string): Promise<Pod[]>;
   listStorageClasses(): Promise<StorageClass[]>;
+  listIngressClasses(): Promise<IngressClass[]>;
   /** The namespace's ResourceQuotas: from the watch cache, or with `fresh` a quorum read of storage. */
   listResourceQuotas(namespace: string, opts?: { fresh?: boolean }): Promise<ResourceQuota[]>;
   /**

@@ -5,6 +5,7 @@
  */
 import type { PersistentVolume, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
+import { newestDefault } from './default-class.js';
 import { labelSelectorAsSelector } from './labels.js';
 import { compareQuantities, parseQuantity, type Quantity } from './quantity.js';
 
@@ -156,33 +157,9 @@ export function isDefaultAnnotation(cls: StorageClass): boolean {
   return ann[isDefaultStorageClassAnnotation] === 'true' || ann[betaIsDefaultStorageClassAnnotation] === 'true';
 }
 
-/**
- * A creationTimestamp in nanoseconds since the epoch (`Time.UnixNano`), fractional seconds included; a
- * missing or malformed timestamp counts as the zero time, older than any other.
- */
-function unixNano(ts: string | undefined): bigint {
-  if (ts === undefined) return -(2n ** 63n);
-  const m = /^(.*T\d\d:\d\d:\d\d)(?:\.(\d{1,9}))?(Z|[+-]\d\d:\d\d)$/.exec(ts);
-  const ms = Date.parse(m === null ? ts : `${m[1] ?? ''}${m[3] ?? ''}`);
-  if (!Number.isFinite(ms)) return -(2n ** 63n);
-  return BigInt(ms) * 1_000_000n + BigInt((m?.[2] ?? '').padEnd(9, '0'));
-}
-
-/**
- * `GetDefaultClass` (pkg/volume/util/storageclass.go): the newest default class, ties broken by ascending
- * name; `undefined` without one. Several defaults are not an error since 1.26.
- */
+/** `GetDefaultClass` (pkg/volume/util/storageclass.go): the newest default StorageClass, then by name. */
 export function getDefaultClass(classes: readonly StorageClass[]): StorageClass | undefined {
-  const defaults = classes.filter(isDefaultAnnotation);
-  defaults.sort((a, b) => {
-    const ta = unixNano(a.metadata?.creationTimestamp);
-    const tb = unixNano(b.metadata?.creationTimestamp);
-    if (ta !== tb) return ta > tb ? -1 : 1;
-    const na = a.metadata?.name ?? '';
-    const nb = b.metadata?.name ?? '';
-    return na < nb ? -1 : na > nb ? 1 : 0;
-  });
-  return defaults[0];
+  return newestDefault(classes, isDefaultAnnotation);
 }
 
 /**

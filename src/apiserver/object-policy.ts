@@ -7,6 +7,7 @@ import type { LimitRange, Namespace, Node, Pod, ResourceQuota, ServiceAccount } 
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
+import type { IngressClass } from 'kubernetes-types/networking/v1.js';
 import { isNotFound } from '../api/errors.js';
 import { parseSelector } from '../api/labels.js';
 import { FieldSelector } from '../api/fields.js';
@@ -57,6 +58,7 @@ export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup
     getPod: (namespace, name) => get<Pod>(def('', 'v1', 'pods'), namespace, name),
     listPods: (namespace) => list<Pod>(def('', 'v1', 'pods'), namespace),
     listStorageClasses: () => list<StorageClass>(def('storage.k8s.io', 'v1', 'storageclasses')),
+    listIngressClasses: () => list<IngressClass>(def('networking.k8s.io', 'v1', 'ingressclasses')),
     listResourceQuotas: async (namespace, opts) => {
       // Asked on every namespaced create: a namespace-index lookup in the cache, no selector parsing.
       if (opts?.fresh !== true) return (await store.cache(quotas)).list(store.filter(quotas, { namespace, ...everything })).map((c) => c.obj as ResourceQuota);

@@ -83,6 +83,7 @@ export class DryRunApi {
       listPods: () => Promise.resolve([]),
       // The cluster view holds no StorageClasses: offline, a claim without a class keeps none.
       listStorageClasses: () => Promise.resolve([]),
+      listIngressClasses: () => Promise.resolve([]),
       // No controller fills in quota usage offline, so no quota is enforced.
       listResourceQuotas: () => Promise.resolve([]),
       updateResourceQuotaStatus: (quota) => Promise.resolve(quota),
