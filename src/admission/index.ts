@@ -16,6 +16,7 @@ export { Priority, systemPriorityClasses } from './priority/priority.js';
 export { DefaultTolerationSeconds } from './default-toleration-seconds/default-toleration-seconds.js';
 export { DefaultStorageClass } from './default-storage-class/default-storage-class.js';
 export { StorageObjectInUseProtection } from './storage-object-in-use-protection/storage-object-in-use-protection.js';
+export { PersistentVolumeClaimResize } from './persistent-volume-claim-resize/persistent-volume-claim-resize.js';
 export { RuntimeClass } from './runtime-class/runtime-class.js';
 export { DefaultIngressClass } from './default-ingress-class/default-ingress-class.js';
 export { ResourceQuota } from './resource-quota/resource-quota.js';

@@ -10,6 +10,7 @@ export const names = {
   DefaultTolerationSeconds: 'DefaultTolerationSeconds',
   DefaultStorageClass: 'DefaultStorageClass',
   StorageObjectInUseProtection: 'StorageObjectInUseProtection',
+  PersistentVolumeClaimResize: 'PersistentVolumeClaimResize',
   RuntimeClass: 'RuntimeClass',
   DefaultIngressClass: 'DefaultIngressClass',
   ResourceQuota: 'ResourceQuota',

@@ -9,6 +9,7 @@ import * as defaultTolerationSeconds from './default-toleration-seconds/default-
 import * as limitRanger from './limit-ranger/limit-ranger.js';
 import * as namespaceLifecycle from './namespace-lifecycle/namespace-lifecycle.js';
 import * as nodeRestriction from './node-restriction/node-restriction.js';
+import * as persistentVolumeClaimResize from './persistent-volume-claim-resize/persistent-volume-claim-resize.js';
 import * as podSecurity from './pod-security/pod-security.js';
 import * as priority from './priority/priority.js';
 import * as resourceQuota from './resource-quota/resource-quota.js';
@@ -72,6 +73,7 @@ export function defaultRegistry(): Registry {
     .register(names.DefaultTolerationSeconds, () => defaultTolerationSeconds.create())
     .register(names.DefaultStorageClass, () => defaultStorageClass.create())
     .register(names.StorageObjectInUseProtection, () => storageObjectInUseProtection.create())
+    .register(names.PersistentVolumeClaimResize, () => persistentVolumeClaimResize.create())
     .register(names.RuntimeClass, () => runtimeClass.create())
     .register(names.DefaultIngressClass, () => defaultIngressClass.create())
     .register(names.ResourceQuota, () => resourceQuota.create());
