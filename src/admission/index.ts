@@ -18,5 +18,6 @@ export { DefaultStorageClass } from './default-storage-class/default-storage-cla
 export { StorageObjectInUseProtection } from './storage-object-in-use-protection/storage-object-in-use-protection.js';
 export { PersistentVolumeClaimResize } from './persistent-volume-claim-resize/persistent-volume-claim-resize.js';
 export { RuntimeClass } from './runtime-class/runtime-class.js';
+export { CertificateSubjectRestriction } from './certificate-subject-restriction/certificate-subject-restriction.js';
 export { DefaultIngressClass } from './default-ingress-class/default-ingress-class.js';
 export { ResourceQuota } from './resource-quota/resource-quota.js';

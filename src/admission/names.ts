@@ -12,6 +12,7 @@ export const names = {
   StorageObjectInUseProtection: 'StorageObjectInUseProtection',
   PersistentVolumeClaimResize: 'PersistentVolumeClaimResize',
   RuntimeClass: 'RuntimeClass',
+  CertificateSubjectRestriction: 'CertificateSubjectRestriction',
   DefaultIngressClass: 'DefaultIngressClass',
   ResourceQuota: 'ResourceQuota',
 } as const;

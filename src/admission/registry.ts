@@ -3,6 +3,7 @@
  * `pkg/kubeapiserver/options/plugins.go`, restricted to the plugins we implement). A plugin with both
  * phases appears in both lists at its position.
  */
+import * as certificateSubjectRestriction from './certificate-subject-restriction/certificate-subject-restriction.js';
 import * as defaultIngressClass from './default-ingress-class/default-ingress-class.js';
 import * as defaultStorageClass from './default-storage-class/default-storage-class.js';
 import * as defaultTolerationSeconds from './default-toleration-seconds/default-toleration-seconds.js';
@@ -75,6 +76,7 @@ export function defaultRegistry(): Registry {
     .register(names.StorageObjectInUseProtection, () => storageObjectInUseProtection.create())
     .register(names.PersistentVolumeClaimResize, () => persistentVolumeClaimResize.create())
     .register(names.RuntimeClass, () => runtimeClass.create())
+    .register(names.CertificateSubjectRestriction, () => certificateSubjectRestriction.create())
     .register(names.DefaultIngressClass, () => defaultIngressClass.create())
     .register(names.ResourceQuota, () => resourceQuota.create());
 }
