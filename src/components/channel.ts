@@ -256,7 +256,8 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       if (watches.delete(id)) out.send({ t: 'end', id });
     }
   };
-  const onRequest = (m: Request, arrived: number | undefined): void => {
+  /** `timing`: when the call arrived and when flow control started it (while latency is observed). */
+  const onRequest = (m: Request, timing: { arrived: number; started: number } | undefined): void => {
     if (m.t === 'call') {
       let client: InProcessClient;
       try {
@@ -267,7 +268,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       }
       const { id, method, args } = m;
       const answered = (): void => {
-        if (arrived !== undefined) latency?.report(method, callResource(method, args), performance.now() - arrived);
+        if (timing !== undefined) latency?.report(method, callResource(method, args), performance.now() - timing.started, timing.started - timing.arrived);
       };
       call(client, method, args).then(
         (value) => {
@@ -313,7 +314,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
         if (x.t === 'watch') watchFlows.set(x.id, c);
       }
       dispatcher.submit(c ?? { level: 'exempt', flow: '' }, () => {
-        if (!stopped) onRequest(x, arrived);
+        if (!stopped) onRequest(x, arrived !== undefined ? { arrived, started: performance.now() } : undefined);
       });
     });
   port.on('message', onMessage);
