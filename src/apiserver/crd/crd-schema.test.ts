@@ -242,10 +242,10 @@ const cases: Array<{ name: string; schema: JSONSchemaProps; spec: Record<string,
     ],
   },
   {
-    name: 'CEL rules are not evaluated',
+    name: 'CEL rules are evaluated',
     schema: root({ a: { type: 'integer', 'x-kubernetes-validations': [{ rule: 'self > 100', message: 'too small' }] } }, { 'x-kubernetes-validations': [{ rule: 'has(self.a)' }] }),
     spec: { a: 1 },
-    want: [],
+    want: ['spec.a: Invalid value: "integer": too small'],
   },
 ];
 
@@ -328,4 +328,33 @@ describe('the scale subresource paths (ValidateScaleSpec, ValidateScaleStatus)',
     },
   ];
   for (const tc of cases) test(tc.name, () => assert.deepEqual(scaleErrors(tc.obj, tc.subresource), tc.want));
+});
+
+// customResourceStrategy.Validate: the CEL rules run last, after the schema errors, and not at all when a
+// schema error means the object does not have the shape the rules were written for (hasBlockingErr).
+describe('x-kubernetes-validations', () => {
+  const rules = [{ rule: 'self.replicas <= self.maxReplicas', message: 'replicas must be <= maxReplicas' }];
+  const schema = root({ replicas: { type: 'integer', minimum: 0 }, maxReplicas: { type: 'integer' }, mode: { type: 'string', enum: ['a', 'b'] } }, { 'x-kubernetes-validations': rules });
+  test('rule errors follow the schema errors', () => {
+    assert.deepEqual(errors(schema, cr({ replicas: 5, maxReplicas: -1 })), ['spec: Invalid value: "object": replicas must be <= maxReplicas']);
+    assert.deepEqual(errors(schema, cr({ replicas: -5, maxReplicas: -6 })), [
+      'spec.replicas: Invalid value: -5: spec.replicas in body should be greater than or equal to 0',
+      'spec: Invalid value: "object": replicas must be <= maxReplicas',
+    ]);
+  });
+  test('a blocking schema error stops the rules', () => {
+    assert.deepEqual(errors(schema, cr({ replicas: 5, maxReplicas: 1, mode: 'c' })), [
+      'spec.mode: Unsupported value: "c": supported values: "a", "b"',
+      '<nil>: Invalid value: "null": some validation rules were not checked because the object was invalid; correct the existing errors to complete validation',
+    ]);
+  });
+  test('a valid object passes', () => {
+    assert.deepEqual(errors(schema, cr({ replicas: 1, maxReplicas: 2 })), []);
+  });
+  test('transition rules see the stored object on update', () => {
+    const immutable = root({ mode: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf', message: 'Value is immutable' }] } });
+    assert.deepEqual(errors(immutable, cr({ mode: 'b' }), cr({ mode: 'a' })), ['spec.mode: Invalid value: "string": Value is immutable']);
+    assert.deepEqual(errors(immutable, cr({ mode: 'a' }), cr({ mode: 'a' })), []);
+    assert.deepEqual(errors(immutable, cr({ mode: 'b' })), []);
+  });
 });

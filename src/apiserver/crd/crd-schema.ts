@@ -6,6 +6,7 @@
  * and the list-type invariants (_list-type.ts).
  */
 import type { FieldError } from '../../api/field-errors.js';
+import { validateCelRules } from './cel/index.js';
 import { validateEmbeddedResources } from './_embedded.js';
 import { validateListSetsAndMaps } from './_list-type.js';
 import { validateScaleSpec, validateScaleStatus, type CustomResourceScale } from './_scale.js';
@@ -44,7 +45,7 @@ export interface JSONSchemaProps {
   'x-kubernetes-list-type'?: string;
   'x-kubernetes-list-map-keys'?: string[];
   'x-kubernetes-map-type'?: string;
-  /** CEL rules: kept in the schema, not evaluated. */
+  /** CEL rules (cel-compile.ts `ValidationRule`), run by cel-validator.ts. */
   'x-kubernetes-validations'?: unknown[];
 }
 
@@ -237,8 +238,8 @@ export interface CustomResourceValidationOptions {
 /**
  * `customResourceStrategy.Validate`/`ValidateUpdate` after the metadata: the schema (kube-openapi, with
  * ratcheting against `old` on updates), the scale subresource's paths, embedded resources, then the
- * list-type invariants, which an update only checks when the old object met them.
- * `x-kubernetes-validations` (CEL) rules are not run.
+ * list-type invariants, which an update only checks when the old object met them, and last the
+ * `x-kubernetes-validations` CEL rules (cel-validator.ts).
  * Field paths as kube-apiserver reports them (`spec.replicas`, `spec.ports[1]`).
  */
 export function validateCustomResource(
@@ -256,5 +257,6 @@ export function validateCustomResource(
   errs.push(...validateScaleStatus(obj, opts.scale));
   errs.push(...validateEmbeddedResources(schema, obj));
   if (old === undefined || validateListSetsAndMaps('', schema, old).length === 0) errs.push(...validateListSetsAndMaps('', schema, obj));
+  errs.push(...validateCelRules(schema, obj, old, errs));
   return errs;
 }

@@ -228,3 +228,93 @@ test('ValidateCustomResourceDefinitionUpdate', () => {
   ];
   for (const [name, obj, o, want] of cases) assert.deepEqual(errs(obj, o), want, name);
 });
+
+// The x-kubernetes-validations checks of ValidateCustomResourceDefinitionOpenAPISchema: the rule's fields, then
+// whether it compiles (CEL errors, listed after the schema errors). Parse errors carry @bufbuild/cel's wording
+// after cel-go's `ERROR: <input>:line:col: Syntax error:` prefix; cel-go's would read "mismatched input ...".
+test('x-kubernetes-validations', () => {
+  const withRules = (rules: Record<string, unknown>[], specProps: Record<string, unknown> = { replicas: { type: 'integer' } }, extra: Record<string, unknown> = {}): CustomResourceDefinition =>
+    crd(
+      'plural.group.com',
+      spec({ versions: [v('version', { schema: { openAPIV3Schema: { type: 'object', properties: { spec: { type: 'object', properties: specProps as never, 'x-kubernetes-validations': rules, ...extra } } } } })] }),
+    );
+  const p = 'spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations';
+  const goRule = (rule: string, more = ''): string =>
+    `apiextensions.ValidationRule{Rule:${JSON.stringify(rule)}, Message:"", MessageExpression:${more === '' ? '""' : JSON.stringify(more)}, Reason:(*apiextensions.FieldValueErrorReason)(nil), FieldPath:"", OptionalOldSelf:(*bool)(nil)}`;
+  const cases: [string, CustomResourceDefinition, string[]][] = [
+    ['valid rules', withRules([{ rule: 'self.replicas >= 0' }, { rule: 'self.replicas == oldSelf.replicas', message: 'immutable', fieldPath: '.replicas', reason: 'FieldValueForbidden' }]), []],
+    ['empty rule', withRules([{ rule: ' ' }]), [`${p}[0].rule: Required value: rule is not specified`]],
+    ['blank message', withRules([{ rule: 'true', message: ' ' }]), [`${p}[0].message: Invalid value: " ": message must be non-empty if specified`]],
+    ['message with a line break', withRules([{ rule: 'true', message: 'a\nb' }]), [`${p}[0].message: Invalid value: "a\\nb": message must not contain line breaks`]],
+    ['multi-line rule without a message', withRules([{ rule: 'true &&\ntrue' }]), [`${p}[0].message: Required value: message must be specified if rule contains line breaks`]],
+    ['blank messageExpression', withRules([{ rule: 'true', messageExpression: ' ' }]), [`${p}[0].messageExpression: Required value: messageExpression must be non-empty if specified`]],
+    [
+      'unsupported reason',
+      withRules([{ rule: 'true', reason: 'Bad' }]),
+      [`${p}[0].reason: Unsupported value: "Bad": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`],
+    ],
+    ['fieldPath of no field', withRules([{ rule: 'true', fieldPath: '.nope' }]), [`${p}[0].fieldPath: Invalid value: ".nope": fieldPath must be a valid path: does not refer to a valid field`]],
+    [
+      'fieldPath with an index',
+      withRules([{ rule: 'true', fieldPath: '.list[0]' }], { list: { type: 'array', items: { type: 'string' } } }),
+      [`${p}[0].fieldPath: Invalid value: ".list[0]": fieldPath must be a valid path: expected single quoted string but got 0`],
+    ],
+    [
+      'blank fieldPath',
+      withRules([{ rule: 'true', fieldPath: '   ' }]),
+      [
+        `${p}[0].fieldPath: Invalid value: "   ": fieldPath must be non-empty if specified`,
+        `${p}[0].fieldPath: Invalid value: "   ": fieldPath must be a valid path: expected [ or . but got:    `,
+      ],
+    ],
+    ['fieldPath that ends early', withRules([{ rule: 'true', fieldPath: '.' }]), [`${p}[0].fieldPath: Invalid value: ".": fieldPath must be a valid path: unexpected end of JSON path`]],
+    ['fieldPath into a map', withRules([{ rule: 'true', fieldPath: ".labels['a.b']" }], { labels: { type: 'object', additionalProperties: { type: 'string' } } }), []],
+    [
+      'message too long',
+      withRules([{ rule: 'true', message: 'x'.repeat(2049) }]),
+      [`${p}[0].message: Invalid value: "xxxxxxxxxx...": message must have a maximum length of 2048 characters`],
+    ],
+    // A schema error at the node holds its rules' compilation back.
+    ['schema errors first', withRules([{ rule: 'self.replicas >', reason: 'Bad' }]), [`${p}[0].reason: Unsupported value: "Bad": supported values: "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"`]],
+    [
+      'enum values must pass the rules',
+      withRules([], { mode: { type: 'string', enum: ['a', 'bb'], 'x-kubernetes-validations': [{ rule: 'self.size() == 1', message: 'one letter' }] } }),
+      ['spec.validation.openAPIV3Schema.properties[spec].properties[mode].enum[1]: Invalid value: "string": one letter'],
+    ],
+    [
+      'rule that does not parse',
+      withRules([{ rule: 'self.replicas >' }]),
+      [`${p}[0].rule: Invalid value: ${goRule('self.replicas >')}: compilation failed: ERROR: <input>:1:15: Syntax error: found > but expecting end of input\n | self.replicas >\n | ..............^`],
+    ],
+    [
+      'undeclared reference',
+      withRules([{ rule: 'replicas > 1' }]),
+      [`${p}[0].rule: Invalid value: ${goRule('replicas > 1')}: compilation failed: ERROR: <input>:1:1: undeclared reference to 'replicas' (in container '')\n | replicas > 1\n | ^`],
+    ],
+    [
+      'undefined field',
+      withRules([{ rule: 'self.replica > 1' }]),
+      [`${p}[0].rule: Invalid value: ${goRule('self.replica > 1')}: compilation failed: ERROR: <input>:1:5: undefined field 'replica'\n | self.replica > 1\n | ....^`],
+    ],
+    [
+      'undefined field in a comprehension over a list of objects',
+      withRules([{ rule: "self.items.all(i, i.nmae != '')" }], { items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } } }),
+      [`${p}[0].rule: Invalid value: ${goRule("self.items.all(i, i.nmae != '')")}: compilation failed: ERROR: <input>:1:20: undefined field 'nmae'\n | self.items.all(i, i.nmae != '')\n | ...................^`],
+    ],
+    ['map values are selected by key', withRules([{ rule: "self.labels.app == 'x' && self.labels['b'] == 'y'" }], { labels: { type: 'object', additionalProperties: { type: 'string' } } }), []],
+    [
+      'messageExpression that does not compile',
+      withRules([{ rule: 'true', messageExpression: 'self.' }]),
+      [`${p}[0].messageExpression: Invalid value: ${goRule('true', 'self.')}: messageExpression compilation failed: ERROR: <input>:1:5: Syntax error: found . but expecting end of input\n | self.\n | ....^`],
+    ],
+    [
+      'oldSelf under a list that is not a map list',
+      withRules([], { tags: { type: 'array', items: { type: 'string', 'x-kubernetes-validations': [{ rule: 'self == oldSelf' }] } } }),
+      [
+        'spec.validation.openAPIV3Schema.properties[spec].properties[tags].items.x-kubernetes-validations[0].rule: Invalid value: "self == oldSelf": oldSelf cannot be used on the uncorrelatable portion of the schema within spec.validation.openAPIV3Schema.properties[spec].properties[tags]',
+      ],
+    ],
+    ['optionalOldSelf without oldSelf', withRules([{ rule: 'true', optionalOldSelf: true }]), [`${p}[0].optionalOldSelf: Invalid value: true: may not be set if oldSelf is not used in rule`]],
+  ];
+  for (const [name, obj, want] of cases) assert.deepEqual(errs(obj), want, name);
+});

@@ -10,7 +10,8 @@
  * required, deprecation warnings, subresources, printer columns), the structural-schema rules a user most
  * often meets (types, root rules, metadata restrictions, uniqueItems, additionalProperties), conversion,
  * stored versions, the `api-approved.kubernetes.io` rule of protected groups, preserveUnknownFields, and the
- * update rules. Not ported: CEL rules (`x-kubernetes-validations`), defaults checks, list-type/map-type
+ * update rules, and the `x-kubernetes-validations` rules (their fields, and that each compiles: see
+ * crd/cel-compile.ts for what compiling checks). Not ported: CEL cost estimation, defaults checks, list-type/map-type
  * rules, value validations under allOf/anyOf/oneOf/not, selectableFields, and the "only ... fields are
  * allowed at the root" rule whose message embeds a Go dump of the whole schema.
  */
@@ -22,6 +23,8 @@ import { jsonDeepEqual } from '../../util/json-equal.js';
 import { goStringSlice } from './_go.js';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum, nameIsDNSSubdomain } from './_names.js';
 import { validateImmutableField, validateObjectMeta, validateObjectMetaUpdate } from './objectmeta.js';
+import { CelValidator, compileRule, newRuleEnv, validFieldPath, type ValidationRule } from '../crd/cel/index.js';
+import type { JSONSchemaProps } from '../crd/crd-schema.js';
 
 /** The v1 wire shape of a CRD, as far as validation reads it. */
 export interface CustomResourceDefinition {
@@ -338,7 +341,110 @@ function validateSchema(validation: CrdVersion['schema'], statusEnabled: boolean
   const structural = validateStructural(schema, 'root', p);
   structural.sort((a, b) => compareStrings(fieldErrorString(a), fieldErrorString(b)));
   errs.push(...structural, ...validateOpenAPISchema(schema, p));
+  const cel: CelCheckErrors = { schemaErrors: [], celErrors: [], other: errs.slice() };
+  validateXValidations(schema, p, undefined, cel, true);
+  errs.push(...cel.schemaErrors, ...cel.celErrors);
   return errs;
+}
+
+/** `supportedValidationReason`, sorted. */
+const supportedValidationReasons = ['FieldValueDuplicate', 'FieldValueForbidden', 'FieldValueInvalid', 'FieldValueRequired'];
+/** `newlineMatcher`: the line breaks of CEL's grammar. */
+const newlines = /[\n\r]+/;
+
+/** `%#v` of the internal `apiextensions.ValidationRule`. */
+function goValidationRule(r: ValidationRule): GoValue {
+  const reason = goPtr('apiextensions.FieldValueErrorReason', r.reason !== undefined);
+  const optionalOldSelf = goPtr('bool', r.optionalOldSelf !== undefined);
+  return new GoValue(
+    `apiextensions.ValidationRule{Rule:${goQuote(r.rule ?? '')}, Message:${goQuote(r.message ?? '')}, MessageExpression:${goQuote(r.messageExpression ?? '')}, Reason:${reason}, FieldPath:${goQuote(r.fieldPath ?? '')}, OptionalOldSelf:${optionalOldSelf}}`,
+  );
+}
+
+const ruleEnv = newRuleEnv();
+
+/**
+ * `OpenAPISchemaErrorList`: schema errors and CEL errors (which upstream lists after all schema errors), and
+ * the schema errors found before the rules were looked at, which also hold the rules' compilation back.
+ */
+interface CelCheckErrors {
+  schemaErrors: FieldError[];
+  celErrors: FieldError[];
+  other: readonly FieldError[];
+}
+
+function under(e: FieldError, path: Path): boolean {
+  const p = path.toString();
+  return e.field === p || e.field.startsWith(`${p}.`) || e.field.startsWith(`${p}[`);
+}
+
+/**
+ * The `x-kubernetes-validations` checks of `ValidateCustomResourceDefinitionOpenAPISchema`, children first as
+ * upstream recurses before checking a node: the rule, message, messageExpression, reason and fieldPath
+ * fields (schema errors); then, when this node and those below it have no schema error, each rule's
+ * compilation (CEL errors); then, when nothing at all was found, the node's rules run against its enum values
+ * and example. `uncorrelatable` is the path of the list (not a map list) the node is inside of, where
+ * `oldSelf` has no value to compare with.
+ */
+function validateXValidations(s: Schema, path: Path, uncorrelatable: Path | undefined, out: CelCheckErrors, root = false): void {
+  if (typeof s.additionalProperties === 'object' && s.additionalProperties !== null) validateXValidations(s.additionalProperties, path.child('additionalProperties'), uncorrelatable, out);
+  for (const k of Object.keys(s.properties ?? {}).sort()) validateXValidations(s.properties?.[k] ?? {}, path.child('properties').key(k), uncorrelatable, out);
+  if (s.items !== undefined && !Array.isArray(s.items)) {
+    const listType = s['x-kubernetes-list-type'];
+    validateXValidations(s.items, path.child('items'), uncorrelatable ?? (listType === 'map' ? undefined : path), out);
+  }
+  const rules = (Array.isArray(s['x-kubernetes-validations']) ? s['x-kubernetes-validations'] : []) as ValidationRule[];
+  if (rules.length === 0) return;
+  rules.forEach((rule, i) => {
+    const rp = path.child('x-kubernetes-validations').index(i);
+    const message = rule.message ?? '';
+    const trimmedRule = (rule.rule ?? '').trim();
+    const trimmedMsg = message.trim();
+    if (trimmedRule === '') out.schemaErrors.push(fieldErrors.required(rp.child('rule'), 'rule is not specified'));
+    else if (message !== '' && trimmedMsg === '') out.schemaErrors.push(fieldErrors.invalid(rp.child('message'), message, 'message must be non-empty if specified'));
+    else if (message.length > 2048) out.schemaErrors.push(fieldErrors.invalid(rp.child('message'), `${message.slice(0, 10)}...`, 'message must have a maximum length of 2048 characters'));
+    else if (newlines.test(trimmedMsg)) out.schemaErrors.push(fieldErrors.invalid(rp.child('message'), message, 'message must not contain line breaks'));
+    else if (newlines.test(trimmedRule) && trimmedMsg === '') out.schemaErrors.push(fieldErrors.required(rp.child('message'), 'message must be specified if rule contains line breaks'));
+    if ((rule.messageExpression ?? '') !== '' && (rule.messageExpression ?? '').trim() === '') {
+      out.schemaErrors.push(fieldErrors.required(rp.child('messageExpression'), 'messageExpression must be non-empty if specified'));
+    }
+    if (rule.reason !== undefined && !supportedValidationReasons.includes(rule.reason)) {
+      out.schemaErrors.push(fieldErrors.notSupported(rp.child('reason'), rule.reason, supportedValidationReasons));
+    }
+    const fieldPath = rule.fieldPath ?? '';
+    if (fieldPath !== '' && fieldPath.trim() === '') out.schemaErrors.push(fieldErrors.invalid(rp.child('fieldPath'), fieldPath, 'fieldPath must be non-empty if specified'));
+    if (newlines.test(fieldPath)) out.schemaErrors.push(fieldErrors.invalid(rp.child('fieldPath'), fieldPath, 'fieldPath must not contain line breaks'));
+    if (fieldPath !== '') {
+      const valid = validFieldPath(fieldPath, s as JSONSchemaProps);
+      if (valid instanceof Error) out.schemaErrors.push(fieldErrors.invalid(rp.child('fieldPath'), fieldPath, `fieldPath must be a valid path: ${valid.message}`));
+    }
+  });
+  // "If any schema related validation errors have been found at this level or deeper, skip CEL expression
+  // validation."
+  if ([...out.schemaErrors, ...out.other].some((e) => under(e, path))) return;
+  const celBefore = out.celErrors.length;
+  rules.forEach((rule, i) => {
+    const rp = path.child('x-kubernetes-validations').index(i);
+    const cr = compileRule(ruleEnv, rule, s as JSONSchemaProps, root);
+    if (cr.error !== undefined) {
+      if (cr.errorRequired === true) out.celErrors.push(fieldErrors.required(rp.child('rule'), cr.error));
+      else out.celErrors.push(fieldErrors.invalid(rp.child('rule'), goValidationRule(rule), cr.error));
+    }
+    if (cr.messageError !== undefined) out.celErrors.push(fieldErrors.invalid(rp.child('messageExpression'), goValidationRule(rule), cr.messageError));
+    if (cr.error === undefined && cr.usesOldSelf && uncorrelatable !== undefined) {
+      out.celErrors.push(fieldErrors.invalid(rp.child('rule'), rule.rule ?? '', `oldSelf cannot be used on the uncorrelatable portion of the schema within ${uncorrelatable.toString()}`));
+    } else if (cr.error === undefined && !cr.usesOldSelf && rule.optionalOldSelf !== undefined) {
+      out.celErrors.push(fieldErrors.invalid(rp.child('optionalOldSelf'), rule.optionalOldSelf, 'may not be set if oldSelf is not used in rule'));
+    }
+  });
+  if (out.celErrors.slice(celBefore).length > 0 || out.celErrors.some((e) => under(e, path))) return;
+  // The example and enum values must pass the node's rules too.
+  const validator = new CelValidator(s as JSONSchemaProps);
+  if (s['example'] !== undefined && s['example'] !== null) out.celErrors.push(...validator.validate(s['example'], undefined, { path: path.child('example').toString(), resourceRoot: false }));
+  const enumValues = Array.isArray(s['enum']) ? (s['enum'] as unknown[]) : [];
+  enumValues.forEach((v, i) => {
+    if (v !== null && v !== undefined) out.celErrors.push(...validator.validate(v, undefined, { path: path.child('enum').index(i).toString(), resourceRoot: false }));
+  });
 }
 
 function hasStatus(sub: CrdSubresources | null | undefined): boolean {
