@@ -259,6 +259,7 @@ export class ApiHandler {
         }
       }
     }
+    if (this.o.subresources.serveIssuerDiscovery(path, res, this.o.serverAddress())) return;
     res.writeHead(404, { 'Content-Type': 'text/plain; charset=utf-8' });
     res.end('404 page not found\n');
   }

@@ -1,7 +1,7 @@
 /**
  * PATCH for every resource, and the subresources: status, scale, pods/binding, pods/eviction, pods/log,
- * namespaces/finalize, CSR approval, the exec-style pod subresources (refused: containers are simulated),
- * and the authorization reviews (`kubectl auth can-i`).
+ * namespaces/finalize, CSR approval, serviceaccounts/token, the exec-style pod subresources (refused:
+ * containers are simulated), and the authentication and authorization reviews (`kubectl auth can-i`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseYaml } from 'yaml';
@@ -19,6 +19,8 @@ import { groupResource, rfc3339 } from './registry/store.js';
 import type { StoredObject } from './storage/watch-cache.js';
 import type { UserInfo } from './registry/policy.js';
 import type { Patcher, PodLogSource } from './seams.js';
+import type { TokenRequestRest } from './token-request.js';
+import { cacheMaxAgeSeconds, userInfoOf, type IssuerDiscoveryDocument, type ServiceAccountTokenAuthenticator } from './auth/serviceaccount/index.js';
 
 export interface SubresourceRequest {
   req: IncomingMessage;
@@ -89,8 +91,26 @@ function successStatus(code = 201): Record<string, unknown> {
   return { kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Success', code };
 }
 
+/** Service account tokens: the `serviceaccounts/token` subresource and the authenticator of its tokens. */
+export interface ServiceAccountTokens {
+  tokenRequest: TokenRequestRest;
+  authenticator: ServiceAccountTokenAuthenticator;
+  /** The issuer discovery document of a path (`/.well-known/openid-configuration`, `/openid/v1/jwks`), if any. */
+  issuerDiscovery(path: string, externalAddress: string): IssuerDiscoveryDocument | undefined;
+}
+
 export class Subresources {
+  private serviceAccountTokens: ServiceAccountTokens | undefined;
+
   constructor(private readonly o: SubresourceOptions) {}
+
+  /**
+   * Serves `serviceaccounts/token` and reviews service account tokens for their audiences (set before
+   * serving; without it the subresource is not served, as kube-apiserver without a service account issuer).
+   */
+  setServiceAccountTokens(t: ServiceAccountTokens): void {
+    this.serviceAccountTokens = t;
+  }
 
   private now(): Date {
     return (this.o.now ?? (() => new Date()))();
@@ -172,6 +192,10 @@ export class Subresources {
     const isPods = def.group === '' && def.resource === 'pods';
     if (sub === 'status' || sub === 'finalize' || sub === 'approval') return this.serveStatusLike(r, method);
     if (sub === 'scale') return this.serveScale(r, method);
+    if (def.group === '' && def.resource === 'serviceaccounts' && sub === 'token') {
+      if (method === 'POST') return this.createToken(r);
+      throw apiErrors.methodNotAllowed();
+    }
     if (isPods && sub === 'binding' && method === 'POST') return this.bind(r);
     if (isPods && sub === 'eviction' && method === 'POST') return this.evict(r);
     if (isPods && sub === 'log' && method === 'GET') return this.logs(r);
@@ -239,6 +263,27 @@ export class Subresources {
       return { ...live, spec: { ...((live['spec'] ?? {})), replicas } };
     });
     send(r.res, 200, scaleOf(def, object));
+  }
+
+  /**
+   * Serves service account issuer discovery on its non-resource paths (authorized like any non-resource
+   * request); false when the path is not one of them.
+   */
+  serveIssuerDiscovery(path: string, res: ServerResponse, externalAddress: string): boolean {
+    const doc = this.serviceAccountTokens?.issuerDiscovery(path, externalAddress);
+    if (doc === undefined) return false;
+    res.writeHead(200, { 'Content-Type': doc.contentType, 'Content-Length': Buffer.byteLength(doc.body), 'Cache-Control': `public, max-age=${cacheMaxAgeSeconds}` });
+    res.end(doc.body);
+    return true;
+  }
+
+  /** `serviceaccounts/token` (src/apiserver/token-request.ts). */
+  private async createToken(r: SubresourceRequest): Promise<void> {
+    const rest = this.serviceAccountTokens?.tokenRequest;
+    if (rest === undefined) throw apiErrors.resourceNotServed();
+    const body = await r.readBody();
+    const warnings = (r.ctx.warnings ??= []);
+    send(r.res, 201, await rest.create(r.namespace, r.name, body, warnings));
   }
 
   private async bind(r: SubresourceRequest): Promise<void> {
@@ -424,14 +469,25 @@ export class Subresources {
 
   /**
    * `TokenReview` (pkg/registry/authentication/tokenreview): authenticates `spec.token` as a bearer token of
-   * a request would be. The token authenticators here accept any audience, so a known token answers the
-   * audiences asked for (default the API's). An unknown token answers `authenticated` unset, an empty user
-   * and the bearer token authenticator's error.
+   * a request would be. Service account tokens are checked against the audiences asked for (default the
+   * API's) and answer the ones they are valid for; the other token authenticators accept any audience, so
+   * a token they know answers the audiences asked for. An unknown token answers `authenticated` unset, an
+   * empty user and the bearer token authenticator's error.
    */
   private async tokenReview(def: ResourceDef, body: StoredObject): Promise<Record<string, unknown>> {
     const spec = (body['spec'] ?? {}) as { token?: string; audiences?: string[] };
     if ((spec.token ?? '') === '') throw apiErrors.badRequest('token is required for TokenReview in authentication');
     const audiences = spec.audiences !== undefined && spec.audiences.length > 0 ? spec.audiences : apiAudiences;
+    const sa = await this.serviceAccountTokens?.authenticator.authenticate(spec.token ?? '', audiences);
+    if (sa !== undefined) {
+      const out = { kind: def.kind, apiVersion: apiVersionOf(def), metadata: { creationTimestamp: null }, spec: body['spec'] ?? {} };
+      if (!sa.ok) return { ...out, status: { user: {}, error: `[invalid bearer token, ${sa.error}]` } };
+      const u = userInfoOf(sa.info);
+      return {
+        ...out,
+        status: { authenticated: true, user: { username: u.username, uid: u.uid, groups: [...u.groups, 'system:authenticated'], ...(u.extra !== undefined ? { extra: u.extra } : {}) }, audiences: sa.audiences },
+      };
+    }
     const u = await this.o.tokens?.authenticateToken(spec.token ?? '');
     const status =
       u === undefined

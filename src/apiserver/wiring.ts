@@ -34,7 +34,7 @@ import { kubemixObjectPolicy, storeLookup } from './object-policy.js';
 import { ServiceHooks } from './service-hooks.js';
 import { defaultAdmissionChain, type AdmissionLookup } from '../admission/index.js';
 import { kubernetesServiceIP } from './allocators/index.js';
-import { installSecurity } from './auth/security.js';
+import { installSecurity, type ServiceAccountOptions } from './auth/security.js';
 import { setCsrRequester } from './auth/csr-requester.js';
 
 export const tableConvertor: TableConvertor = {
@@ -144,6 +144,8 @@ export type CreateApiServerOptions = Omit<ApiServerOptions, 'tables' | 'openapi'
   nodePortRange?: string;
   /** kube-apiserver's `--anonymous-auth` (kubeadm: true; default false: no credentials -> 401). */
   anonymousAuth?: boolean;
+  /** The service account key and issuer; without them no service account tokens are issued or accepted. */
+  serviceAccount?: ServiceAccountOptions;
 };
 
 export function createApiServer(opts: CreateApiServerOptions): ApiServer {
@@ -192,6 +194,9 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
   });
   holder.server = server;
   // Node,RBAC authorization, bootstrap tokens and impersonation, as kubeadm runs kube-apiserver.
-  holder.security = installSecurity(server, { anonymousAuth: opts.anonymousAuth ?? false });
+  holder.security = installSecurity(server, {
+    anonymousAuth: opts.anonymousAuth ?? false,
+    ...(opts.serviceAccount !== undefined ? { serviceAccount: opts.serviceAccount } : {}),
+  });
   return server;
 }

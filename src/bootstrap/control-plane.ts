@@ -113,6 +113,7 @@ export class ControlPlane {
       server,
       caCertPem: pki.ca.certPem,
       caKeyPem: pki.ca.keyPem,
+      serviceAccountKeyPem: pki.sa.keyPem,
       nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs,
       nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs,
       log: (m) => this.log(m),

@@ -1,9 +1,11 @@
 /**
- * The cluster PKI, as kubeadm lays it out: a cluster CA, the API server's serving certificate and an admin
- * client certificate (group `system:masters`), generated with @peculiar/x509 on WebCrypto and kept in
- * `<dataDir>/pki/` with private keys readable by the owner only.
+ * The cluster PKI, as kubeadm lays it out: a cluster CA, the API server's serving certificate, an admin
+ * client certificate (group `system:masters`), generated with @peculiar/x509 on WebCrypto, and the service
+ * account signing key pair (`sa.key`/`sa.pub`), all kept in `<dataDir>/pki/` with private keys readable by
+ * the owner only.
  */
-import { createHash, webcrypto, X509Certificate } from 'node:crypto';
+import { createHash, createPublicKey, generateKeyPair, webcrypto, X509Certificate } from 'node:crypto';
+import { promisify } from 'node:util';
 import { mkdir, readFile, writeFile, access } from 'node:fs/promises';
 import { join } from 'node:path';
 import { x509 } from './_x509.js';
@@ -17,10 +19,19 @@ export interface KeyPairPem {
   keyPem: string;
 }
 
+/** The service account token signing key (kube-apiserver's `--service-account-signing-key-file`). */
+export interface ServiceAccountKeyPem {
+  /** `sa.key`: PKCS#1 `RSA PRIVATE KEY`, as kubeadm writes it. */
+  keyPem: string;
+  /** `sa.pub`: PKIX `PUBLIC KEY` (`--service-account-key-file`). */
+  publicKeyPem: string;
+}
+
 export interface ClusterPki {
   ca: KeyPairPem;
   apiserver: KeyPairPem;
   admin: KeyPairPem;
+  sa: ServiceAccountKeyPem;
 }
 
 async function exportKeyPem(key: CryptoKey): Promise<string> {
@@ -121,6 +132,19 @@ export function caCertHash(caCertPem: string): string {
   return `sha256:${createHash('sha256').update(spki).digest('hex')}`;
 }
 
+/**
+ * kubeadm's `sa` key (certs phase, CreateServiceAccountKeyAndPublicKeyFiles): an RSA 2048 key pair, the
+ * private key PKCS#1-encoded, the public key PKIX-encoded.
+ */
+export async function createServiceAccountKey(): Promise<ServiceAccountKeyPem> {
+  const { privateKey, publicKey } = await promisify(generateKeyPair)('rsa', {
+    modulusLength: 2048,
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+  });
+  return { keyPem: privateKey, publicKeyPem: publicKey };
+}
+
 export interface PkiOptions {
   /** Extra SANs for the serving certificate (the advertise address). */
   advertiseAddresses?: string[];
@@ -150,7 +174,8 @@ async function readPair(dir: string, base: string): Promise<KeyPairPem> {
 }
 
 /**
- * Loads the PKI from `<dataDir>/pki`, creating whatever is missing. The serving certificate covers
+ * Loads the PKI from `<dataDir>/pki`, creating whatever is missing; the service account key pair is kept
+ * there too, so tokens issued before a restart stay valid after it. The serving certificate covers
  * 127.0.0.1, localhost, the advertise addresses, `kubernetes`, `kubernetes.default`,
  * `kubernetes.default.svc` (and `.cluster.local`) and the first service IP.
  */
@@ -178,5 +203,18 @@ export async function ensurePki(dataDir: string, opts: PkiOptions = {}): Promise
     admin = await issueCertificate(ca, { commonName: 'kubernetes-admin', organizations: ['system:masters'], usage: 'client' });
     await writePair(dir, 'admin', admin);
   }
-  return { ca, apiserver, admin };
+  let sa: ServiceAccountKeyPem;
+  if (await exists(join(dir, 'sa.key'))) {
+    // kubeadm reuses an existing sa.key and derives sa.pub from it when that is missing.
+    const keyPem = await readFile(join(dir, 'sa.key'), 'utf8');
+    const publicKeyPem = (await exists(join(dir, 'sa.pub')))
+      ? await readFile(join(dir, 'sa.pub'), 'utf8')
+      : createPublicKey(keyPem).export({ type: 'spki', format: 'pem' }).toString();
+    sa = { keyPem, publicKeyPem };
+  } else {
+    sa = await createServiceAccountKey();
+  }
+  await writeFile(join(dir, 'sa.key'), sa.keyPem, { mode: 0o600 });
+  await writeFile(join(dir, 'sa.pub'), sa.publicKeyPem, { mode: 0o644 });
+  return { ca, apiserver, admin, sa };
 }

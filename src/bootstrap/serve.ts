@@ -26,7 +26,13 @@ export interface ServeOptions {
 export async function serveApi(o: ServeOptions): Promise<{ backend: Backend; server: ApiServer }> {
   const store = o.store ?? { kind: 'sqlite' };
   const backend = store.kind === 'sqlite' ? await openBackend({ kind: 'sqlite', dataDir: o.dataDir }) : await openBackend({ kind: 'etcd', endpoints: store.endpoints });
-  const server = createApiServer({ ...o.server, backend, tls: { caPem: o.pki.ca.certPem, certPem: o.pki.apiserver.certPem, keyPem: o.pki.apiserver.keyPem } });
+  const server = createApiServer({
+    ...o.server,
+    backend,
+    tls: { caPem: o.pki.ca.certPem, certPem: o.pki.apiserver.certPem, keyPem: o.pki.apiserver.keyPem },
+    // kubeadm's --service-account-signing-key-file=sa.key and --service-account-key-file=sa.pub.
+    serviceAccount: { signingKeyPem: o.pki.sa.keyPem, publicKeyPems: [o.pki.sa.publicKeyPem] },
+  });
   try {
     await server.start();
   } catch (e) {

@@ -21,14 +21,17 @@ export interface ControlPlaneComponentsOptions {
   /** The cluster CA: the root CA published in every namespace and the signer of kubelet client CSRs. */
   caCertPem: string;
   caKeyPem: string;
+  /** The service account signing key (`sa.key`): kube-controller-manager's `--service-account-private-key-file`. */
+  serviceAccountKeyPem?: string | undefined;
   nodeMonitorGracePeriodMs?: number | undefined;
   nodeStartupGracePeriodMs?: number | undefined;
   log?: ((message: string) => void) | undefined;
 }
 
 /**
- * kube-controller-manager (`--root-ca-file`, `--cluster-signing-cert-file`/`--cluster-signing-key-file`, the
- * node lifecycle timings) and kube-scheduler as their own users, on the server's in-process clients.
+ * kube-controller-manager (`--root-ca-file`, `--cluster-signing-cert-file`/`--cluster-signing-key-file`,
+ * `--service-account-private-key-file`, the node lifecycle timings) and kube-scheduler as their own users,
+ * on the server's in-process clients.
  */
 export function controlPlaneComponents(o: ControlPlaneComponentsOptions): ComponentsWorker {
   const components = new ComponentsWorker(
@@ -37,6 +40,7 @@ export function controlPlaneComponents(o: ControlPlaneComponentsOptions): Compon
         rootCAPem: o.caCertPem,
         clusterSigningCertPem: o.caCertPem,
         clusterSigningKeyPem: o.caKeyPem,
+        ...(o.serviceAccountKeyPem !== undefined ? { serviceAccountPrivateKeyPem: o.serviceAccountKeyPem } : {}),
         ...(o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: o.nodeMonitorGracePeriodMs } : {}),
         ...(o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: o.nodeStartupGracePeriodMs } : {}),
       },

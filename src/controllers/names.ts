@@ -19,6 +19,7 @@ export const names = {
   Job: 'job-controller',
   CronJob: 'cronjob-controller',
   ServiceAccount: 'serviceaccount-controller',
+  ServiceAccountToken: 'serviceaccount-token-controller',
   RootCACertPublisher: 'root-ca-certificate-publisher-controller',
   PodGC: 'pod-garbage-collector-controller',
   TTLAfterFinished: 'ttl-after-finished-controller',

@@ -26,6 +26,7 @@ import * as taintEviction from './taint-eviction/taint-eviction.js';
 import * as ttlAfterFinished from './ttl-after-finished/ttl-after-finished.js';
 import * as ttl from './ttl/ttl.js';
 import * as serviceAccount from './serviceaccount/serviceaccount.js';
+import * as serviceAccountTokens from './serviceaccount/tokens-controller.js';
 import * as rootCAPublisher from './root-ca-publisher/root-ca-publisher.js';
 import * as persistentVolume from './persistentvolume/persistentvolume.js';
 import * as pvcProtection from './pvc-protection/pvc-protection.js';
@@ -42,6 +43,8 @@ export interface ControllerOptions {
   unhealthyZoneThreshold?: number;
   /** The cluster CA the root-ca-certificate-publisher puts in every namespace (`--root-ca-file`). */
   rootCAPem?: string;
+  /** `--service-account-private-key-file`: signs legacy service account token Secrets (without it the token controller is disabled). */
+  serviceAccountPrivateKeyPem?: string;
   /** The CA that signs kubelet client CSRs (`--cluster-signing-cert-file`/`--cluster-signing-key-file`); without it CSRs are approved, not signed. */
   clusterSigningCertPem?: string;
   clusterSigningKeyPem?: string;
@@ -77,6 +80,12 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   });
   register(m, names.TaintEviction, (ctx) => taintEviction.create(ctx));
   register(m, names.ServiceAccount, (ctx) => serviceAccount.create(ctx));
+  register(m, names.ServiceAccountToken, (ctx, o) =>
+    serviceAccountTokens.create(ctx, {
+      ...(o.serviceAccountPrivateKeyPem !== undefined ? { privateKeyPem: o.serviceAccountPrivateKeyPem } : {}),
+      ...(o.rootCAPem !== undefined ? { rootCAPem: o.rootCAPem } : {}),
+    }),
+  );
   register(m, names.RootCACertPublisher, (ctx, o) => rootCAPublisher.create(ctx, o.rootCAPem ?? ''));
   register(m, names.Endpoints, (ctx) => endpoints.create(ctx));
   register(m, names.EndpointSlice, (ctx) => endpointslice.create(ctx));

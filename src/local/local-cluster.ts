@@ -146,6 +146,7 @@ export class LocalCluster {
       server,
       caCertPem: pki.ca.certPem,
       caKeyPem: pki.ca.keyPem,
+      serviceAccountKeyPem: pki.sa.keyPem,
       nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs,
       nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs,
     });

@@ -64,3 +64,15 @@ test('impersonation that is not allowed is forbidden with the upstream message',
     message: 'groups "system:masters" is forbidden: User "alice" cannot impersonate resource "groups" in API group "" at the cluster scope',
   });
 });
+
+test('a verified client certificate wins over a bearer token beside it, as in the union authenticator (x509 first)', async () => {
+  const a = new Authenticator([tokens]);
+  const withCert = (headers: Record<string, string>): IncomingMessage => {
+    const r = req(headers);
+    (r as unknown as { socket: object }).socket = { authorized: true, getPeerCertificate: () => ({ subject: { CN: 'kubernetes-admin', O: 'system:masters' } }) };
+    return r;
+  };
+  const admin = { kind: 'user', user: { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] } };
+  assert.deepEqual(await a.authenticate(withCert({ Authorization: 'Bearer nope' })), admin);
+  assert.deepEqual(await a.authenticate(withCert({ Authorization: 'Bearer alice-token' })), admin);
+});

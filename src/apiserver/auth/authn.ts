@@ -94,12 +94,11 @@ export class Authenticator {
     return { kind: 'user', user: await this.impersonate(req, user) };
   }
 
+  /**
+   * kube-apiserver's union authenticator: the client certificate first, then the bearer token; the first
+   * that authenticates wins, so a valid certificate is not undone by a bad token beside it.
+   */
   private async authenticateCredentials(req: IncomingMessage): Promise<AuthnResult> {
-    const auth = req.headers.authorization;
-    if (auth !== undefined && /^bearer\s+/i.test(auth)) {
-      const user = await this.authenticateToken(auth.replace(/^bearer\s+/i, '').trim());
-      return user !== undefined ? { kind: 'user', user } : { kind: 'failed' };
-    }
     const socket = req.socket as Partial<TLSSocket>;
     if (socket.authorized === true && typeof socket.getPeerCertificate === 'function') {
       const cert = socket.getPeerCertificate();
@@ -109,6 +108,11 @@ export class Authenticator {
         const groups = o === undefined ? [] : Array.isArray(o) ? o : [o];
         return { kind: 'user', user: withAuthenticated({ username: cn, groups }) };
       }
+    }
+    const auth = req.headers.authorization;
+    if (auth !== undefined && /^bearer\s+/i.test(auth)) {
+      const user = await this.authenticateToken(auth.replace(/^bearer\s+/i, '').trim());
+      return user !== undefined ? { kind: 'user', user } : { kind: 'failed' };
     }
     return { kind: 'anonymous' };
   }

@@ -68,7 +68,7 @@ const served: Record<string, Record<string, readonly string[]>> = {
     replicationcontrollers: ['scale', 'status'],
     resourcequotas: ['status'],
     secrets: [],
-    serviceaccounts: [],
+    serviceaccounts: ['token'],
     services: ['status'],
   },
   'apps/v1': {
