@@ -4,8 +4,9 @@ import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { IngressClass } from 'kubernetes-types/networking/v1.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-types/admissionregistration/v1.js';
 import { apiErrors } from '../api/errors.js';
-import { resources, type ResourceType } from '../api/resources.js';
+import { apiVersionOf, resources, type ResourceType } from '../api/resources.js';
 import type { KubeObject } from '../client/client.js';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionOperation, UserInfo } from './types.js';
 
@@ -38,9 +39,14 @@ export interface FakeObjects {
   ingressClasses?: IngressClass[];
   /** Kept in place: `updateResourceQuotaStatus` replaces the entry and bumps its resourceVersion. */
   resourceQuotas?: ResourceQuota[];
+  validatingAdmissionPolicies?: ValidatingAdmissionPolicy[];
+  validatingAdmissionPolicyBindings?: ValidatingAdmissionPolicyBinding[];
+  /** Objects of other resources (policy params), by resource; `resourceForKind` finds their resources here. */
+  objects?: { resource: ResourceType; items: KubeObject[] }[];
 }
 
 export function fakeLookup(objs: FakeObjects = {}): AdmissionLookup {
+  const itemsOf = (r: ResourceType): KubeObject[] => (objs.objects ?? []).find((o) => o.resource.group === r.group && o.resource.resource === r.resource)?.items ?? [];
   const byName = <T extends KubeObject>(list: T[] | undefined, name: string, ns?: string): T | undefined =>
     (list ?? []).find((o) => o.metadata?.name === name && (ns === undefined || o.metadata?.namespace === ns));
   return {
@@ -69,5 +75,10 @@ export function fakeLookup(objs: FakeObjects = {}): AdmissionLookup {
       list[i] = next;
       return structuredClone(next);
     },
+    listValidatingAdmissionPolicies: async () => objs.validatingAdmissionPolicies ?? [],
+    listValidatingAdmissionPolicyBindings: async () => objs.validatingAdmissionPolicyBindings ?? [],
+    resourceForKind: (apiVersion, kind) => (objs.objects ?? []).find((o) => apiVersionOf(o.resource) === apiVersion && o.resource.kind === kind)?.resource,
+    getObject: async (r, ns, n) => byName(itemsOf(r), n, r.namespaced ? ns : undefined),
+    listObjects: async (r, ns) => itemsOf(r).filter((o) => ns === '' || o.metadata?.namespace === ns),
   };
 }

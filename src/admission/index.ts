@@ -20,4 +20,5 @@ export { PersistentVolumeClaimResize } from './persistent-volume-claim-resize/pe
 export { RuntimeClass } from './runtime-class/runtime-class.js';
 export { CertificateSubjectRestriction } from './certificate-subject-restriction/certificate-subject-restriction.js';
 export { DefaultIngressClass } from './default-ingress-class/default-ingress-class.js';
+export { ValidatingAdmissionPolicy } from './validating-admission-policy/validating-admission-policy.js';
 export { ResourceQuota } from './resource-quota/resource-quota.js';

@@ -14,5 +14,6 @@ export const names = {
   RuntimeClass: 'RuntimeClass',
   CertificateSubjectRestriction: 'CertificateSubjectRestriction',
   DefaultIngressClass: 'DefaultIngressClass',
+  ValidatingAdmissionPolicy: 'ValidatingAdmissionPolicy',
   ResourceQuota: 'ResourceQuota',
 } as const;

@@ -11,7 +11,7 @@ test('the default chain is in upstream order, each plugin in the phases it imple
     chain.mutating.map((p) => p.name),
     ['NamespaceLifecycle', 'LimitRanger', 'ServiceAccount', 'NodeRestriction', 'TaintNodesByCondition', 'Priority', 'DefaultTolerationSeconds', 'DefaultStorageClass', 'StorageObjectInUseProtection', 'RuntimeClass', 'DefaultIngressClass'],
   );
-  assert.deepEqual(chain.validating.map((p) => p.name), ['LimitRanger', 'ServiceAccount', 'PodSecurity', 'Priority', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateSubjectRestriction', 'ResourceQuota']);
+  assert.deepEqual(chain.validating.map((p) => p.name), ['LimitRanger', 'ServiceAccount', 'PodSecurity', 'Priority', 'PersistentVolumeClaimResize', 'RuntimeClass', 'CertificateSubjectRestriction', 'ValidatingAdmissionPolicy', 'ResourceQuota']);
 });
 
 test('registering a name twice throws; unknown names are refused', () => {

@@ -18,6 +18,7 @@ import * as runtimeClass from './runtime-class/runtime-class.js';
 import * as serviceAccount from './service-account/service-account.js';
 import * as storageObjectInUseProtection from './storage-object-in-use-protection/storage-object-in-use-protection.js';
 import * as taintNodesByCondition from './taint-nodes-by-condition/taint-nodes-by-condition.js';
+import * as validatingAdmissionPolicy from './validating-admission-policy/validating-admission-policy.js';
 import { names } from './names.js';
 import type { AdmissionChain, MutatingPlugin, ValidatingPlugin } from './types.js';
 
@@ -78,6 +79,7 @@ export function defaultRegistry(): Registry {
     .register(names.RuntimeClass, () => runtimeClass.create())
     .register(names.CertificateSubjectRestriction, () => certificateSubjectRestriction.create())
     .register(names.DefaultIngressClass, () => defaultIngressClass.create())
+    .register(names.ValidatingAdmissionPolicy, () => validatingAdmissionPolicy.create())
     .register(names.ResourceQuota, () => resourceQuota.create());
 }
 

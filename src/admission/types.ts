@@ -11,6 +11,7 @@ import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { IngressClass } from 'kubernetes-types/networking/v1.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-types/admissionregistration/v1.js';
 import type { ResourceType } from '../api/resources.js';
 import type { KubeObject } from '../client/client.js';
 
@@ -67,6 +68,18 @@ export interface AdmissionLookup {
    * the stored quota. Throws the API's 409 Conflict when the quota changed meanwhile.
    */
   updateResourceQuotaStatus(quota: ResourceQuota): Promise<ResourceQuota>;
+  /**
+   * The ValidatingAdmissionPolicies and their bindings, from the watch cache (the objects are shared: do not
+   * mutate). Asked on every request: answers at once when there are none.
+   */
+  listValidatingAdmissionPolicies(): Promise<ValidatingAdmissionPolicy[]>;
+  listValidatingAdmissionPolicyBindings(): Promise<ValidatingAdmissionPolicyBinding[]>;
+  /** The served resource of a kind (a policy's `paramKind`: `apiVersion` and `kind`), or undefined. */
+  resourceForKind(apiVersion: string, kind: string): ResourceType | undefined;
+  /** An object of any served resource (a policy's param), from the watch cache; undefined when missing. */
+  getObject(resource: ResourceType, namespace: string, name: string): Promise<KubeObject | undefined>;
+  /** The objects of any served resource in a namespace (all namespaces, or cluster-scoped, for `''`). */
+  listObjects(resource: ResourceType, namespace: string): Promise<KubeObject[]>;
 }
 
 /** A mutating plugin (`admission.MutationInterface`): mutates `a.object` in place; throws `ApiError` to refuse. */

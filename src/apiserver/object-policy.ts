@@ -8,6 +8,8 @@ import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import type { PriorityClass } from 'kubernetes-types/scheduling/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { IngressClass } from 'kubernetes-types/networking/v1.js';
+import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-types/admissionregistration/v1.js';
+import type { KubeObject } from '../client/client.js';
 import { isNotFound } from '../api/errors.js';
 import { parseSelector } from '../api/labels.js';
 import { FieldSelector } from '../api/fields.js';
@@ -15,7 +17,7 @@ import { runMutating, runValidating, type AdmissionAttributes, type AdmissionCha
 import { applyDefaults, validate } from './validation/index.js';
 import type { ResourceDef, ResourceTable } from './discovery/resource-defs.js';
 import type { AdmissionRequest, ObjectPolicy } from './registry/policy.js';
-import type { Store } from './registry/store.js';
+import { servedFromStorage, type Store } from './registry/store.js';
 import type { StoredObject } from './storage/watch-cache.js';
 import type { OpenApi } from './openapi/index.js';
 import { decodeTypeError, pruneUnknownFields } from './field-validation.js';
@@ -47,6 +49,17 @@ export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup
   };
   const quotas = def('', 'v1', 'resourcequotas');
   const everything = { labelSelector: parseSelector(''), fieldSelector: FieldSelector.everything() };
+  // Asked on every request by the ValidatingAdmissionPolicy plugin: an empty cache answers without a list.
+  const listAll = async <T>(d: ResourceDef | undefined): Promise<T[]> => {
+    if (d === undefined) return [];
+    const cache = await store.cache(d);
+    if (cache.size() === 0) return [];
+    return cache.list(store.filter(d, everything)).map((c) => c.obj as T);
+  };
+  const policies = table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
+  const policyBindings = table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicybindings');
+  // A param's resource may stop being served (its CRD deleted): then it has no objects.
+  const served = (r: { group: string; version: string; resource: string }): ResourceDef | undefined => table.get(r.group, r.version, r.resource);
   return {
     getRuntimeClass: (name) => get<RuntimeClass>(def('node.k8s.io', 'v1', 'runtimeclasses'), '', name),
     getPriorityClass: (name) => get<PriorityClass>(def('scheduling.k8s.io', 'v1', 'priorityclasses'), '', name),
@@ -74,6 +87,33 @@ export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup
         fieldManager: 'kube-apiserver',
       });
       return object as ResourceQuota;
+    },
+    listValidatingAdmissionPolicies: () => listAll<ValidatingAdmissionPolicy>(policies),
+    listValidatingAdmissionPolicyBindings: () => listAll<ValidatingAdmissionPolicyBinding>(policyBindings),
+    resourceForKind: (apiVersion, kind) => {
+      const slash = apiVersion.indexOf('/');
+      const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+      const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+      return table.all().find((d) => d.group === group && d.version === version && d.kind === kind && !d.virtual);
+    },
+    getObject: async (r, namespace, name) => {
+      const d = served(r);
+      if (d === undefined) return undefined;
+      const ns = r.namespaced ? namespace : '';
+      if (!servedFromStorage(d)) return get<KubeObject>(d, ns, name);
+      try {
+        return await store.get(d, ns, name);
+      } catch (e) {
+        if (isNotFound(e)) return undefined;
+        throw e;
+      }
+    },
+    listObjects: async (r, namespace) => {
+      const d = served(r);
+      if (d === undefined) return [];
+      if (!servedFromStorage(d)) return list<KubeObject>(d, namespace === '' ? undefined : namespace);
+      const listed = await store.list(d, { ...(namespace !== '' ? { namespace } : {}), ...everything });
+      return listed.items.map((c) => c.obj as KubeObject);
     },
   };
 }

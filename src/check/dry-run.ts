@@ -87,6 +87,12 @@ export class DryRunApi {
       // No controller fills in quota usage offline, so no quota is enforced.
       listResourceQuotas: () => Promise.resolve([]),
       updateResourceQuotaStatus: (quota) => Promise.resolve(quota),
+      // Offline no ValidatingAdmissionPolicy is enforced (a policy in the input is not bound in a cluster yet).
+      listValidatingAdmissionPolicies: () => Promise.resolve([]),
+      listValidatingAdmissionPolicyBindings: () => Promise.resolve([]),
+      resourceForKind: () => undefined,
+      getObject: () => Promise.resolve(undefined),
+      listObjects: () => Promise.resolve([]),
     };
   }
 

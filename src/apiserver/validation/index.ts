@@ -12,6 +12,7 @@
  */
 import type { KubeObject } from '../../client/client.js';
 import type { FieldError } from '../../api/field-errors.js';
+import * as admissionregistration from './admissionregistration.js';
 import * as apiextensions from './apiextensions.js';
 import * as apiregistration from './apiregistration.js';
 import * as apps from './apps.js';
@@ -61,6 +62,14 @@ const table: Record<string, KindValidators> = {
   '/ReplicationController': { create: core.validateReplicationController, update: core.validateReplicationControllerUpdate, status: core.validateReplicationControllerStatusUpdate },
   '/PersistentVolumeClaim': { create: storage.validatePersistentVolumeClaim, update: storage.validatePersistentVolumeClaimUpdate, status: storage.validatePersistentVolumeClaimStatusUpdate },
   '/LimitRange': { create: core.validateLimitRange, update: (n: KubeObject, o: KubeObject) => [...validateObjectMetaUpdate(n.metadata, o.metadata), ...core.validateLimitRange(n as never).filter((e) => !e.field.startsWith('metadata.'))] },
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicy': {
+    create: admissionregistration.validateValidatingAdmissionPolicy,
+    update: admissionregistration.validateValidatingAdmissionPolicyUpdate,
+  },
+  'admissionregistration.k8s.io/ValidatingAdmissionPolicyBinding': {
+    create: admissionregistration.validateValidatingAdmissionPolicyBinding,
+    update: admissionregistration.validateValidatingAdmissionPolicyBindingUpdate,
+  },
   'apiextensions.k8s.io/CustomResourceDefinition': {
     create: apiextensions.validateCustomResourceDefinition,
     update: apiextensions.validateCustomResourceDefinitionUpdate,

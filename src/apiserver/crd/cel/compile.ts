@@ -11,9 +11,9 @@
  * syntax-error wording is @bufbuild/cel's after upstream's `ERROR: <input>:line:col: Syntax error:` prefix.
  * Cost estimation (the per-rule and per-CRD cost budgets) is not done.
  */
-import { celEnv, parse, plan, type CelEnv, type CelResult, type CelInput } from '@bufbuild/cel';
+import { parse, plan, type CelEnv, type CelResult, type CelInput } from '@bufbuild/cel';
+import { celIssue, newBaseEnv, references, syntaxIssue, typeIdents, type Reference } from '../../cel/expr.js';
 import { undefinedFields, type CheckedType } from './check.js';
-import { kubernetesCelFunctions } from './library.js';
 import type { JSONSchemaProps } from '../crd-schema.js';
 
 /** One entry of `x-kubernetes-validations` (apiextensions `ValidationRule`). */
@@ -25,9 +25,6 @@ export interface ValidationRule {
   fieldPath?: string;
   optionalOldSelf?: boolean;
 }
-
-/** A parsed CEL expression node. */
-type Expr = ReturnType<typeof parse>['expr'];
 
 export type CelProgram = (vars: Record<string, CelInput>) => CelResult;
 
@@ -52,79 +49,7 @@ export const OldScopedVarName = 'oldSelf';
 
 /** The environment every CRD rule is compiled in: CEL's standard library and Kubernetes' extensions. */
 export function newRuleEnv(): CelEnv {
-  return celEnv({ funcs: [...kubernetesCelFunctions] });
-}
-
-/** Identifiers CEL resolves to types (`type(x) == string`, `google.protobuf.Duration`). */
-const typeIdents = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn', 'google']);
-/** Functions called with a namespace (`sets.contains(a, b)`), which parse as a call on an identifier. */
-const namespaces = new Set(['optional', 'sets', 'strings', 'format', 'ip']);
-
-interface Reference {
-  name: string;
-  offset: number;
-}
-
-/** Walks the parsed expression: the identifiers it references outside comprehension variables. */
-function references(e: Expr | undefined, scope: ReadonlySet<string>, positions: Record<string, number>, out: Reference[]): void {
-  if (e === undefined) return;
-  const k = e.exprKind;
-  switch (k.case) {
-    case 'identExpr':
-      if (!scope.has(k.value.name)) out.push({ name: k.value.name, offset: positions[String(e.id)] ?? 0 });
-      return;
-    case 'selectExpr':
-      references(k.value.operand, scope, positions, out);
-      return;
-    case 'callExpr': {
-      const t = k.value.target;
-      if (!(t?.exprKind.case === 'identExpr' && namespaces.has(t.exprKind.value.name) && !scope.has(t.exprKind.value.name))) references(t, scope, positions, out);
-      for (const a of k.value.args) references(a, scope, positions, out);
-      return;
-    }
-    case 'listExpr':
-      for (const a of k.value.elements) references(a, scope, positions, out);
-      return;
-    case 'structExpr':
-      for (const entry of k.value.entries) {
-        if (entry.keyKind.case === 'mapKey') references(entry.keyKind.value, scope, positions, out);
-        references(entry.value, scope, positions, out);
-      }
-      return;
-    case 'comprehensionExpr': {
-      const c = k.value;
-      references(c.iterRange, scope, positions, out);
-      references(c.accuInit, scope, positions, out);
-      const inner = new Set([...scope, c.iterVar, c.accuVar]);
-      references(c.loopCondition, inner, positions, out);
-      references(c.loopStep, inner, positions, out);
-      references(c.result, inner, positions, out);
-      return;
-    }
-    default:
-      return;
-  }
-}
-
-/** cel-go's issue text: `ERROR: <input>:line:col: msg`, the source line, and a caret under the column. */
-export function celIssue(source: string, offset: number, msg: string): string {
-  const before = source.slice(0, offset);
-  const line = before.split('\n').length;
-  const col = offset - (before.lastIndexOf('\n') + 1);
-  const text = source.split('\n')[line - 1] ?? '';
-  return `ERROR: <input>:${line}:${col + 1}: ${msg}\n | ${text}\n | ${'.'.repeat(col)}^`;
-}
-
-/** The issue text of a parse failure, from @bufbuild/cel's `<input>:line:col: msg`. */
-function syntaxIssue(source: string, err: unknown): string {
-  const msg = err instanceof Error ? err.message : String(err);
-  const m = /^<input>:(\d+):(\d+): ([\s\S]*)$/.exec(msg);
-  if (m === null) return `ERROR: <input>:1:1: Syntax error: ${msg}`;
-  const lines = source.split('\n');
-  const line = Number(m[1]);
-  let offset = 0;
-  for (let i = 0; i < line - 1; i++) offset += (lines[i]?.length ?? 0) + 1;
-  return celIssue(source, offset + Number(m[2]) - 1, `Syntax error: ${m[3] ?? ''}`);
+  return newBaseEnv();
 }
 
 interface Parsed {

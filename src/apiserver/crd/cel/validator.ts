@@ -16,7 +16,8 @@ import type { CelEnv, CelInput, CelValue } from '@bufbuild/cel';
 import { fieldErrors, GoValue, type FieldError } from '../../../api/field-errors.js';
 import { jsonDeepEqual } from '../../../util/json-equal.js';
 import { compileRule, newRuleEnv, OldScopedVarName, ScopedVarName, type CelProgram, type CompiledRule, type ValidationRule } from './compile.js';
-import { optionalNone, optionalOf } from './library.js';
+import { optionalNone, optionalOf } from '../../cel/library.js';
+import { runtimeErrorMessage } from '../../cel/expr.js';
 import { CelValueError, toCelValue } from './values.js';
 import type { JSONSchemaProps } from '../crd-schema.js';
 
@@ -90,18 +91,6 @@ function hasRules(s: JSONSchemaProps | undefined): boolean {
   if (hasRules(s.items)) return true;
   if (typeof s.additionalProperties === 'object' && hasRules(s.additionalProperties)) return true;
   return Object.values(s.properties ?? {}).some(hasRules);
-}
-
-/** Upstream's text for a runtime error (cel-go's wording where @bufbuild/cel's differs). */
-function runtimeError(msg: string): string {
-  let m: RegExpExecArray | null;
-  if ((m = /^field not found: (.*)$/.exec(msg)) !== null) return `no such key: ${m[1] ?? ''}`;
-  if ((m = /^index (-?\d+) out of bounds/.exec(msg)) !== null) return `index out of bounds: ${m[1] ?? ''}`;
-  if (/divide by zero/.test(msg)) return 'division by zero';
-  if (/modulus by zero/.test(msg)) return 'modulus by zero';
-  if (/overflow/.test(msg)) return 'integer overflow';
-  if (/^found no matching overload|^unbound function|^no such overload|^type mismatch/.test(msg)) return 'no such overload';
-  return msg;
 }
 
 function ruleErrorString(rule: ValidationRule): string {
@@ -267,7 +256,7 @@ export class CelValidator {
       const ruleVars = optionalOldSelf ? { [ScopedVarName]: self, [OldScopedVarName]: oldSelf === undefined ? optionalNone : optionalOf(oldSelf) } : vars;
       const result = evaluate(compiled.program, ruleVars);
       if (result instanceof Error) {
-        const msg = runtimeError(result.message);
+        const msg = runtimeErrorMessage(result.message);
         if (msg === 'no such overload') {
           errs.push(fieldErrors.invalid(at, type, `'${msg}': call arguments did not match a supported operator, function or macro signature for rule: ${ruleErrorString(rule)}`));
         } else {

@@ -9,7 +9,7 @@
  * (`x-kubernetes-list-type`) compare without regard to order (cel-library.ts `setList`, `mapList`).
  */
 import { celEnv, isCelError, parse, plan, type CelInput } from '@bufbuild/cel';
-import { mapList, setList } from './library.js';
+import { mapList, setList } from '../../cel/library.js';
 import type { JSONSchemaProps } from '../crd-schema.js';
 
 /** CEL's reserved words, which a property name is escaped from as `__{word}__` (`celReservedSymbols`). */

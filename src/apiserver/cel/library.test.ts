@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { isCelError, parse, plan } from '@bufbuild/cel';
-import { newRuleEnv } from './compile.js';
+import { newBaseEnv as newRuleEnv } from './expr.js';
 
 const env = newRuleEnv();
 

@@ -10,9 +10,9 @@
  */
 import { celEnv, celFunc, celList, celMethod, CelScalar, isCelError, isCelList, isCelMap, listType, mapType, objectType, parse, plan, type CelFunc, type CelInput, type CelList, type CelMap, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
-import { addQuantities, compareQuantities, parseQuantity, type Quantity } from '../../../api/quantity.js';
-import { isQualifiedName, isValidLabelValue, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../../validation/_names.js';
-import { validatesFormat } from '../_formats.js';
+import { addQuantities, compareQuantities, parseQuantity, type Quantity } from '../../api/quantity.js';
+import { isQualifiedName, isValidLabelValue, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../validation/_names.js';
+import { validatesFormat } from '../crd/_formats.js';
 import { ipFuncs } from './net.js';
 import { noSuchOverload, OPAQUE, opaque, unwrap } from './opaque.js';
 

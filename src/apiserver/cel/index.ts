@@ -1,0 +1,7 @@
+/**
+ * The Kubernetes CEL environment shared by CRD validation rules and admission policies (k8s.io/apiserver
+ * `pkg/cel`): the base environment and compile helpers (expr.ts) and the Kubernetes CEL libraries
+ * (library.ts, with IP/CIDR in net.ts and the opaque value encoding in opaque.ts).
+ */
+export { celIssue, newBaseEnv, references, runtimeErrorMessage, syntaxIssue, typeIdents, type Expr, type Reference } from './expr.js';
+export { kubernetesCelFunctions, mapList, optionalNone, optionalOf, setList } from './library.js';
