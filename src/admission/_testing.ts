@@ -9,6 +9,7 @@ import { apiErrors } from '../api/errors.js';
 import { apiVersionOf, resources, type ResourceType } from '../api/resources.js';
 import type { KubeObject } from '../client/client.js';
 import type { AdmissionAttributes, AdmissionLookup, AdmissionOperation, UserInfo } from './types.js';
+import type { Decision } from '../apiserver/auth/authz.js';
 
 export function attrs(
   object: KubeObject | undefined,
@@ -43,6 +44,26 @@ export interface FakeObjects {
   validatingAdmissionPolicyBindings?: ValidatingAdmissionPolicyBinding[];
   /** Objects of other resources (policy params), by resource; `resourceForKind` finds their resources here. */
   objects?: { resource: ResourceType; items: KubeObject[] }[];
+  /**
+   * What `authorize` answers: the first rule whose given fields all equal the check's decides (`error` makes
+   * `authorize` throw); without a matching rule the decision is `noOpinion` with no reason.
+   */
+  authorizations?: FakeAuthorization[];
+}
+
+/** One rule of the fake authorizer; absent fields match anything. */
+export interface FakeAuthorization {
+  user?: string;
+  verb?: string;
+  group?: string;
+  resource?: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+  path?: string;
+  decision: Decision;
+  reason?: string;
+  error?: string;
 }
 
 export function fakeLookup(objs: FakeObjects = {}): AdmissionLookup {
@@ -80,5 +101,21 @@ export function fakeLookup(objs: FakeObjects = {}): AdmissionLookup {
     resourceForKind: (apiVersion, kind) => (objs.objects ?? []).find((o) => apiVersionOf(o.resource) === apiVersion && o.resource.kind === kind)?.resource,
     getObject: async (r, ns, n) => byName(itemsOf(r), n, r.namespaced ? ns : undefined),
     listObjects: async (r, ns) => itemsOf(r).filter((o) => ns === '' || o.metadata?.namespace === ns),
+    authorize: async (a) => {
+      const rule = (objs.authorizations ?? []).find(
+        (r) =>
+          (r.user === undefined || r.user === a.user.username) &&
+          (r.verb === undefined || r.verb === a.verb) &&
+          (r.group === undefined || (a.resourceRequest && r.group === a.group)) &&
+          (r.resource === undefined || (a.resourceRequest && r.resource === a.resource)) &&
+          (r.subresource === undefined || r.subresource === a.subresource) &&
+          (r.namespace === undefined || r.namespace === a.namespace) &&
+          (r.name === undefined || r.name === a.name) &&
+          (r.path === undefined || (!a.resourceRequest && r.path === a.path)),
+      );
+      if (rule === undefined) return { decision: 'noOpinion', reason: '' };
+      if (rule.error !== undefined) throw new Error(rule.error);
+      return { decision: rule.decision, reason: rule.reason ?? '' };
+    },
   };
 }

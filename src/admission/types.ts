@@ -14,6 +14,7 @@ import type { IngressClass } from 'kubernetes-types/networking/v1.js';
 import type { ValidatingAdmissionPolicy, ValidatingAdmissionPolicyBinding } from 'kubernetes-types/admissionregistration/v1.js';
 import type { ResourceType } from '../api/resources.js';
 import type { KubeObject } from '../client/client.js';
+import type { AuthorizationAttributes, Decision } from '../apiserver/auth/authz.js';
 
 export type AdmissionOperation = 'CREATE' | 'UPDATE' | 'DELETE' | 'CONNECT';
 
@@ -80,6 +81,11 @@ export interface AdmissionLookup {
   getObject(resource: ResourceType, namespace: string, name: string): Promise<KubeObject | undefined>;
   /** The objects of any served resource in a namespace (all namespaces, or cluster-scoped, for `''`). */
   listObjects(resource: ResourceType, namespace: string): Promise<KubeObject[]>;
+  /**
+   * The API server's authorizer (`authorizer.Authorize`), for the CEL `authorizer` of admission policies: may
+   * `a.user` do this? Throws when the authorizer fails.
+   */
+  authorize(a: AuthorizationAttributes): Promise<{ decision: Decision; reason: string }>;
 }
 
 /** A mutating plugin (`admission.MutationInterface`): mutates `a.object` in place; throws `ApiError` to refuse. */

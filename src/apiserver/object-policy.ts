@@ -20,10 +20,12 @@ import type { AdmissionRequest, ObjectPolicy } from './registry/policy.js';
 import { servedFromStorage, type Store } from './registry/store.js';
 import type { StoredObject } from './storage/watch-cache.js';
 import type { OpenApi } from './openapi/index.js';
+import type { Authorizer } from './auth/authz.js';
 import { decodeTypeError, pruneUnknownFields } from './field-validation.js';
 import { defaultCustomResource, pruneCustomResource, validateCustomResource, type CustomResourceScale, type JSONSchemaProps } from './crd/crd-schema.js';
 
-export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup {
+/** `authorizer` is the server's authorizer chain, which admission policies' CEL `authorizer` asks. */
+export function storeLookup(table: ResourceTable, store: Store, authorizer: Authorizer): AdmissionLookup {
   const def = (group: string, version: string, resource: string): ResourceDef => {
     const d = table.get(group, version, resource);
     if (d === undefined) throw new Error(`resource ${group}/${version}/${resource} is not served`);
@@ -115,6 +117,7 @@ export function storeLookup(table: ResourceTable, store: Store): AdmissionLookup
       const listed = await store.list(d, { ...(namespace !== '' ? { namespace } : {}), ...everything });
       return listed.items.map((c) => c.obj as KubeObject);
     },
+    authorize: (a) => authorizer.authorize(a),
   };
 }
 

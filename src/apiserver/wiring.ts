@@ -165,7 +165,7 @@ export function createApiServer(opts: CreateApiServerOptions): ApiServer {
       if (holder.lookup !== undefined) return holder.lookup;
       const s = holder.server;
       if (s === undefined) throw new Error('API server not constructed');
-      return (holder.lookup = storeLookup(s.table, s.store));
+      return (holder.lookup = storeLookup(s.table, s.store, s.authorizer));
     },
   });
   const policy: typeof basePolicy = {

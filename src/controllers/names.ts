@@ -32,6 +32,7 @@ export const names = {
   PersistentVolumeBinder: 'persistentvolume-binder-controller',
   PersistentVolumeClaimProtection: 'persistentvolumeclaim-protection-controller',
   PersistentVolumeProtection: 'persistentvolume-protection-controller',
+  ValidatingAdmissionPolicyStatus: 'validatingadmissionpolicy-status-controller',
 } as const;
 
 export type ControllerName = (typeof names)[keyof typeof names];

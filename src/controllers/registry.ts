@@ -31,6 +31,7 @@ import * as rootCAPublisher from './root-ca-publisher/root-ca-publisher.js';
 import * as persistentVolume from './persistentvolume/persistentvolume.js';
 import * as pvcProtection from './pvc-protection/pvc-protection.js';
 import * as pvProtection from './pv-protection/pv-protection.js';
+import * as validatingAdmissionPolicyStatus from './validating-admission-policy-status/validating-admission-policy-status.js';
 
 /** Options some controllers take (kube-controller-manager flags). */
 export interface ControllerOptions {
@@ -113,6 +114,7 @@ export function controllerFactories(): Map<string, ControllerFactory> {
   register(m, names.PersistentVolumeBinder, (ctx) => persistentVolume.create(ctx));
   register(m, names.PersistentVolumeClaimProtection, (ctx) => pvcProtection.create(ctx));
   register(m, names.PersistentVolumeProtection, (ctx) => pvProtection.create(ctx));
+  register(m, names.ValidatingAdmissionPolicyStatus, (ctx) => validatingAdmissionPolicyStatus.create(ctx));
   return m;
 }
 

@@ -3,7 +3,8 @@
  * "Validating Admission Policy"): a policy limiting deployments to 5 replicas, bound with Deny in namespaces
  * labelled `environment: test`, refuses `kubectl create deployment --replicas=6` with kube-apiserver's message;
  * bound with Warn, kubectl prints the warning and the deployment is created; a policy with a ConfigMap param
- * reads its limit from the param; and a policy whose expression does not compile is refused on create.
+ * reads its limit from the param; a policy whose expression does not compile is refused on create; and a
+ * policy asks the CEL `authorizer` whether the requesting (impersonated) user may create pods.
  */
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -74,6 +75,36 @@ spec:
     namespaceSelector:
       matchLabels:
         environment: params
+`;
+
+const authzPolicy = `apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicy
+metadata:
+  name: "pod-creators-only.example.com"
+spec:
+  failurePolicy: Fail
+  matchConstraints:
+    resourceRules:
+    - apiGroups:   [""]
+      apiVersions: ["v1"]
+      operations:  ["CREATE"]
+      resources:   ["configmaps"]
+  validations:
+    - expression: "authorizer.group('').resource('pods').namespace(object.metadata.namespace).check('create').allowed()"
+      messageExpression: "request.userInfo.username + ' may not create pods in ' + object.metadata.namespace"
+      reason: Forbidden
+---
+apiVersion: admissionregistration.k8s.io/v1
+kind: ValidatingAdmissionPolicyBinding
+metadata:
+  name: "pod-creators-only-binding.example.com"
+spec:
+  policyName: "pod-creators-only.example.com"
+  validationActions: [Deny]
+  matchResources:
+    namespaceSelector:
+      matchLabels:
+        environment: authz
 `;
 
 describe('kubectl and ValidatingAdmissionPolicy', () => {
@@ -150,6 +181,34 @@ describe('kubectl and ValidatingAdmissionPolicy', () => {
       "error: failed to create deployment: deployments.apps \"web\" is forbidden: ValidatingAdmissionPolicy 'replicalimit-policy.example.com' with binding 'replicalimit-binding-params.example.com' denied request: object.spec.replicas must be no greater than 3\n",
     );
     assert.equal(await ok(['create', 'deployment', 'web', '--image=nginx', '--replicas=3', '-n', 'params-e2e']), 'deployment.apps/web created\n');
+  });
+
+  test('authorizer: a user who may not create pods in the namespace may not create config maps there', async () => {
+    await ok(['create', 'namespace', 'vap-authz']);
+    await ok(['label', 'namespace', 'vap-authz', 'environment=authz']);
+    await ok(['create', 'role', 'cm-writer', '--verb=create', '--resource=configmaps', '-n', 'vap-authz']);
+    await ok(['create', 'rolebinding', 'bob-cm-writer', '--role=cm-writer', '--user=bob', '-n', 'vap-authz']);
+    await ok(['apply', '-f', '-'], authzPolicy);
+
+    const refused = await kubectl(['create', 'configmap', 'c1', '-n', 'vap-authz', '--as=bob']);
+    assert.equal(refused.code, 1);
+    assert.equal(
+      refused.stderr,
+      "error: failed to create configmap: configmaps \"c1\" is forbidden: ValidatingAdmissionPolicy 'pod-creators-only.example.com' with binding 'pod-creators-only-binding.example.com' denied request: bob may not create pods in vap-authz\n",
+    );
+    // The admin (system:masters) may create pods anywhere.
+    assert.equal(await ok(['create', 'configmap', 'c2', '-n', 'vap-authz']), 'configmap/c2 created\n');
+    // Once bob may create pods there, the policy lets him through.
+    await ok(['create', 'role', 'pod-creator', '--verb=create', '--resource=pods', '-n', 'vap-authz']);
+    await ok(['create', 'rolebinding', 'bob-pod-creator', '--role=pod-creator', '--user=bob', '-n', 'vap-authz']);
+    let r = await kubectl(['create', 'configmap', 'c1', '-n', 'vap-authz', '--as=bob']);
+    for (let i = 0; i < 50 && r.code !== 0; i++) {
+      // The RBAC authorizer sees the new binding once its watch delivers it.
+      await new Promise((res) => setTimeout(res, 100));
+      r = await kubectl(['create', 'configmap', 'c1', '-n', 'vap-authz', '--as=bob']);
+    }
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'configmap/c1 created\n');
   });
 
   test('a policy whose expression does not compile, and a binding without actions, are invalid', async () => {

@@ -8,8 +8,8 @@
  * As for CRD rules (src/apiserver/crd/cel/compile.ts), cel-go's type checker is approximated: undeclared
  * identifiers, fields the typed variables do not declare, and an output type that is not the one required
  * (`must evaluate to bool but got dyn`, where this port can tell the type: see `outputType`) are compile errors
- * with cel-go's text; other type errors show when the expression runs. `authorizer` is not
- * declared: kubemix's authorizer is not reachable from admission.
+ * with cel-go's text; other type errors show when the expression runs. `authorizer` (and
+ * `authorizer.requestResource`) is declared everywhere, as upstream's `HasAuthorizer: true`.
  */
 import { parse, plan, type CelEnv, type CelInput, type CelResult } from '@bufbuild/cel';
 import { celIssue, newBaseEnv, references, syntaxIssue, typeIdents, type Expr, type Reference } from '../../apiserver/cel/index.js';
@@ -156,6 +156,7 @@ export const ParamsVarName = 'params';
 export const RequestVarName = 'request';
 export const NamespaceVarName = 'namespaceObject';
 export const VariableVarName = 'variables';
+export const AuthorizerVarName = 'authorizer';
 
 let sharedEnv: CelEnv | undefined;
 
@@ -180,6 +181,11 @@ const functionResults: Readonly<Record<string, string>> = {
   endsWith: 'bool',
   contains: 'bool',
   matches: 'bool',
+  // The authz library's decision (authz.go): `allowed()`, `errored()`, `reason()`, `error()`.
+  allowed: 'bool',
+  errored: 'bool',
+  reason: 'string',
+  error: 'string',
 };
 const requestFieldTypes: Readonly<Record<string, string>> = {
   subResource: 'string',
@@ -265,7 +271,7 @@ export function compileExpression(expression: string, decls: Declarations, retur
   } catch (e) {
     return { expression, error: `compilation failed: ${syntaxIssue(expression, e)}` };
   }
-  const declared = new Set([ObjectVarName, OldObjectVarName, RequestVarName, NamespaceVarName]);
+  const declared = new Set([ObjectVarName, OldObjectVarName, RequestVarName, NamespaceVarName, AuthorizerVarName]);
   if (decls.composition !== false) declared.add(VariableVarName);
   if (decls.hasParams) declared.add(ParamsVarName);
   const positions: Record<string, number> = {};

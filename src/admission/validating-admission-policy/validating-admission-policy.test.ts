@@ -511,3 +511,82 @@ test('compile: undeclared references, undefined fields of typed variables', () =
   assert.equal(compileExpression('variables.a', { hasParams: false, variables: [], composition: false }).error, "compilation failed: ERROR: <input>:1:1: undeclared reference to 'variables' (in container '')\n | variables.a\n | ^");
   assert.equal(compileExpression("namespaceObject.metadata.labels['a'] == 'b' && request.userInfo.groups.size() > 0", { hasParams: false, variables: [] }).error, undefined);
 });
+
+// ---- the CEL authorizer (authz.go), asked as the requesting user ----
+
+const bob = { username: 'bob', groups: ['system:authenticated'] };
+
+test('authorizer: resource checks as the requesting user, in validations and messageExpressions', async () => {
+  const p = policy('policy.example.com', {
+    validations: [
+      {
+        expression: "authorizer.group('').resource('pods').namespace(object.metadata.namespace).check('create').allowed()",
+        messageExpression: "'pods: ' + authorizer.group('').resource('pods').namespace(object.metadata.namespace).check('create').reason()",
+      },
+    ],
+  });
+  const objs = world([p], [binding('binding.example.com', 'policy.example.com')], [], {
+    authorizations: [
+      { user: 'bob', verb: 'create', group: '', resource: 'pods', namespace: 'default', decision: 'allow' },
+      { user: 'bob', decision: 'deny', reason: 'bob may not' },
+    ],
+  });
+  assert.equal(await run(objs, createAttrs(configMap('cm'), { userInfo: bob })), undefined);
+  const err = await run(objs, createAttrs(configMap('cm', 'mynamespace'), { userInfo: bob }));
+  assert.equal(err?.message, `configmaps "cm" is forbidden: ${P}pods: bob may not`);
+  // Someone else: no rule, no opinion, not allowed.
+  assert.match((await run(objs, createAttrs(configMap('cm'), { userInfo: { username: 'carol', groups: [] } })))?.message ?? '', /denied request: pods:$/);
+});
+
+test('authorizer.requestResource: the request itself, in matchConditions', async () => {
+  const p = policy('policy.example.com', {
+    matchConditions: [{ name: 'not-allowed-to-escalate', expression: "!authorizer.requestResource.check('escalate').allowed()" }],
+    validations: [{ expression: 'false', message: 'Denied' }],
+  });
+  const objs = world([p], [binding('binding.example.com', 'policy.example.com')], [], {
+    authorizations: [{ user: 'admin', verb: 'escalate', group: '', resource: 'configmaps', namespace: 'default', name: 'cm', decision: 'allow' }],
+  });
+  assert.equal(await run(objs, createAttrs(configMap('cm'))), undefined);
+  assert.match((await run(objs, createAttrs(configMap('other'))))?.message ?? '', /Denied$/);
+});
+
+test('authorizer.path and serviceAccount: non-resource checks and checks as another user, in variables', async () => {
+  const p = policy('policy.example.com', {
+    variables: [
+      { name: 'healthz', expression: "authorizer.path('/healthz').check('get').allowed()" },
+      { name: 'saCanGet', expression: "authorizer.serviceAccount('default', 'builder').group('apps').resource('deployments').namespace('default').check('get').allowed()" },
+    ],
+    validations: [
+      { expression: 'variables.healthz', message: 'healthz' },
+      { expression: 'variables.saCanGet', message: 'service account' },
+    ],
+  });
+  const b = [binding('binding.example.com', 'policy.example.com')];
+  const allowed = world([p], b, [], {
+    authorizations: [
+      { user: 'admin', verb: 'get', path: '/healthz', decision: 'allow' },
+      { user: 'system:serviceaccount:default:builder', verb: 'get', group: 'apps', resource: 'deployments', namespace: 'default', decision: 'allow' },
+    ],
+  });
+  assert.equal(await run(allowed, createAttrs(configMap('cm'))), undefined);
+  const noSA = world([p], b, [], { authorizations: [{ user: 'admin', verb: 'get', path: '/healthz', decision: 'allow' }] });
+  assert.match((await run(noSA, createAttrs(configMap('cm'))))?.message ?? '', /denied request: service account$/);
+});
+
+test('authorizer decisions: errored() and error() in auditAnnotations and validations; an empty path is an error', async () => {
+  const p = policy('policy.example.com', {
+    validations: [{ expression: "authorizer.group('').resource('secrets').check('list').errored() && authorizer.group('').resource('secrets').check('list').error() == 'webhook down'", message: 'no error' }],
+    auditAnnotations: [{ key: 'decision', valueExpression: "authorizer.group('').resource('secrets').check('list').error()" }],
+  });
+  const objs = world([p], [binding('binding.example.com', 'policy.example.com')], [], { authorizations: [{ verb: 'list', resource: 'secrets', decision: 'noOpinion', error: 'webhook down' }] });
+  assert.equal(await run(objs, createAttrs(configMap('cm'))), undefined);
+  const q = policy('policy.example.com', { validations: [{ expression: "authorizer.path('').check('get').allowed()" }] }, '2');
+  const err = await run(world([q], [binding('binding.example.com', 'policy.example.com')]), createAttrs(configMap('cm')));
+  assert.equal(err?.message, `configmaps "cm" is forbidden: ${P}expression 'authorizer.path('').check('get').allowed()' resulted in error: path must not be empty`);
+});
+
+test('compile: authorizer is declared, and its decisions are typed', () => {
+  assert.equal(compileExpression("authorizer.group('').resource('pods').check('create').allowed()", { hasParams: false, variables: [] }, ['bool']).error, undefined);
+  assert.equal(compileExpression("authorizer.requestResource.check('get').reason()", { hasParams: false, variables: [] }, ['string']).error, undefined);
+  assert.equal(compileExpression("authorizer.path('/x').check('get').reason()", { hasParams: false, variables: [] }, ['bool']).error, 'must evaluate to bool but got string');
+});

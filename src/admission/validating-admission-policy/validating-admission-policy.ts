@@ -6,8 +6,8 @@
  * only evaluated, as the binding's validationActions say.
  *
  * Policies and bindings are read from the watch cache on every request (none: the request passes at once) and
- * compiled once per resourceVersion. Not done: the `authorizer` variable (kubemix's authorizer is not
- * reachable from admission), audit annotations and the Audit action's `validation_failure` annotation (no
+ * compiled once per resourceVersion. The CEL `authorizer` asks the API server's authorizer (`lookup.authorize`)
+ * as the requesting user, each check once per request (src/apiserver/cel/authz.ts). Not done: audit annotations and the Audit action's `validation_failure` annotation (no
  * audit log; the expressions are still evaluated, and their errors still deny under failurePolicy Fail), cost
  * budgets, and matchPolicy Equivalent's conversion to another version of the resource.
  */
@@ -16,12 +16,12 @@ import { ApiError, apiErrors, StatusReason } from '../../api/errors.js';
 import { labelSelectorAsSelector } from '../../api/labels.js';
 import type { ResourceType } from '../../api/resources.js';
 import type { KubeObject } from '../../client/client.js';
-import { runtimeErrorMessage } from '../../apiserver/cel/index.js';
+import { authorizerValue, AuthzSession, evaluateWithAuthz, runtimeErrorMessage } from '../../apiserver/cel/index.js';
 import { admissionForbidden } from '../_errors.js';
 import { names } from '../names.js';
 import type { AdmissionAttributes, AdmissionLookup, ValidatingPlugin } from '../types.js';
 import type { ParamRef, ValidatingAdmissionPolicy as Policy, ValidatingAdmissionPolicyBinding as Binding, ValidationAction } from './_api.js';
-import { compilePolicy, NamespaceVarName, ObjectVarName, OldObjectVarName, ParamsVarName, RequestVarName, VariableVarName, type CompiledExpression, type CompiledPolicy } from './_compile.js';
+import { AuthorizerVarName, compilePolicy, NamespaceVarName, ObjectVarName, OldObjectVarName, ParamsVarName, RequestVarName, VariableVarName, type CompiledExpression, type CompiledPolicy } from './_compile.js';
 import { MatchError, matchesCriteria } from './_matching.js';
 import { jsonToCel } from './_values.js';
 
@@ -93,6 +93,8 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
     this.prune(byName);
 
     const denied: DeniedDecision[] = [];
+    // One per request, as upstream's caching authorizer: a check repeated by several policies is asked once.
+    const authz = new AuthzSession((attrs) => lookup.authorize(attrs));
     const configError = (message: string, policy: Policy, binding: Binding | undefined): void => {
       if ((policy.spec?.failurePolicy ?? 'Fail') === 'Ignore') return;
       denied.push({ action: 'deny', evaluation: 'error', message: `${binding === undefined ? 'failed to configure policy' : 'failed to configure binding'}: ${message}`, policy, binding });
@@ -142,7 +144,7 @@ export class ValidatingAdmissionPolicy implements ValidatingPlugin {
         if (params.length === 0) continue;
         const namespaceObject = await namespaceObjectFor(a, lookup);
         for (const param of params) {
-          const decisions = evaluatePolicy(compiled, policy, a, param, namespaceObject);
+          const decisions = await evaluateWithAuthz(authz, () => evaluatePolicy(compiled, policy, a, param, namespaceObject, authz));
           for (const d of decisions) {
             if (d.action !== 'deny') continue;
             for (const action of bspec.validationActions ?? []) {
@@ -345,15 +347,20 @@ class LazyVariables implements ReadonlyMap<string, CelInput> {
   }
 }
 
-/** The activation of one policy evaluation: object, oldObject, request, namespaceObject, params and variables. */
-function activation(compiled: CompiledPolicy, a: AdmissionAttributes, param: KubeObject | null, namespaceObject: Record<string, unknown> | null): Record<string, CelInput> {
+/**
+ * The activation of one policy evaluation: object, oldObject, request, namespaceObject, params, variables and
+ * the requesting user's `authorizer`, whose `requestResource` is the request's resource (plugin.go).
+ */
+function activation(compiled: CompiledPolicy, a: AdmissionAttributes, param: KubeObject | null, namespaceObject: Record<string, unknown> | null, authz: AuthzSession): Record<string, CelInput> {
   const variables = new LazyVariables(compiled.variables);
+  const requestResource = { group: a.resource.group, resource: a.resource.resource, subresource: a.subresource, namespace: a.namespace, name: a.name !== '' ? a.name : (a.object?.metadata?.name ?? '') };
   const vars: Record<string, CelInput> = {
     [ObjectVarName]: jsonToCel(a.object ?? null),
     [OldObjectVarName]: jsonToCel(a.oldObject ?? null),
     [RequestVarName]: jsonToCel(admissionRequest(a)),
     [NamespaceVarName]: jsonToCel(namespaceObject),
     [VariableVarName]: celMap(variables),
+    [AuthorizerVarName]: authorizerValue(authz, { username: a.userInfo.username, groups: a.userInfo.groups }, requestResource),
   };
   if (compiled.hasParams) vars[ParamsVarName] = jsonToCel(param);
   variables.bind(vars);
@@ -383,12 +390,13 @@ function celTypeName(v: CelValue): string {
 
 /**
  * `validator.Validate` for one param: matchConditions (any false: no decision; errors: per failurePolicy), then
- * each validation, then the audit annotations, whose errors deny under failurePolicy Fail.
+ * each validation, then the audit annotations, whose errors deny under failurePolicy Fail. Free of side
+ * effects, so that `evaluateWithAuthz` may run it again once the authorization checks it met are decided.
  */
-function evaluatePolicy(compiled: CompiledPolicy, policy: Policy, a: AdmissionAttributes, param: KubeObject | null, namespaceObject: Record<string, unknown> | null): PolicyDecision[] {
+function evaluatePolicy(compiled: CompiledPolicy, policy: Policy, a: AdmissionAttributes, param: KubeObject | null, namespaceObject: Record<string, unknown> | null, authz: AuthzSession): PolicyDecision[] {
   const fail = (policy.spec?.failurePolicy ?? 'Fail') !== 'Ignore';
   const errorDecision = (message: string): PolicyDecision => ({ action: fail ? 'deny' : 'admit', evaluation: 'error', message });
-  const vars = activation(compiled, a, param, namespaceObject);
+  const vars = activation(compiled, a, param, namespaceObject, authz);
 
   if (compiled.matchConditions.length > 0) {
     const errors: string[] = [];

@@ -5,3 +5,4 @@
  */
 export { celIssue, newBaseEnv, references, runtimeErrorMessage, syntaxIssue, typeIdents, type Expr, type Reference } from './expr.js';
 export { kubernetesCelFunctions, mapList, optionalNone, optionalOf, setList } from './library.js';
+export { authorizerValue, AuthzSession, evaluateWithAuthz, type AuthorizeFunc, type AuthzDecision, type RequestResource } from './authz.js';

@@ -6,13 +6,14 @@
  * indices, Go's SplitN, a duration's getMilliseconds).
  *
  * Values of types CEL has no literal for (Quantity, URL, Format, optional) are cel-opaque.ts values; the IP
- * and CIDR library is cel-net.ts.
+ * and CIDR library is cel-net.ts, the authorization library (`authorizer`) authz.ts.
  */
 import { celEnv, celFunc, celList, celMethod, CelScalar, isCelError, isCelList, isCelMap, listType, mapType, objectType, parse, plan, type CelFunc, type CelInput, type CelList, type CelMap, type CelValue } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
 import { addQuantities, compareQuantities, parseQuantity, type Quantity } from '../../api/quantity.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../validation/_names.js';
 import { validatesFormat } from '../crd/_formats.js';
+import { authzFuncs } from './authz.js';
 import { ipFuncs } from './net.js';
 import { noSuchOverload, OPAQUE, opaque, unwrap } from './opaque.js';
 
@@ -568,6 +569,7 @@ export const kubernetesCelFunctions: readonly CelFunc[] = [
   ...urlFuncs,
   ...formatFuncs,
   ...ipFuncs,
+  ...authzFuncs,
   ...optionalFuncs,
 ];
 
