@@ -12,7 +12,7 @@
  * `authorizer.requestResource`) is declared everywhere, as upstream's `HasAuthorizer: true`.
  */
 import { parse, plan, type CelEnv, type CelInput, type CelResult } from '@bufbuild/cel';
-import { celIssue, newBaseEnv, references, syntaxIssue, typeIdents, type Expr, type Reference } from '../../apiserver/cel/index.js';
+import { celIssue, newBaseEnv, references, syntaxIssue, typeIdents, undefinedFields, type Expr, type Reference, type TypeModel } from '../../apiserver/cel/index.js';
 import type { ValidatingAdmissionPolicySpec } from './_api.js';
 
 export type CelProgram = (vars: Record<string, CelInput>) => CelResult;
@@ -91,64 +91,12 @@ const namespaceType = obj({
   status: obj({ conditions: { elem: obj({ status: str, type: str, lastTransitionTime: str, message: str, reason: str }) }, phase: str }),
 });
 
-interface UndefinedField {
-  field: string;
-  offset: number;
-}
-
-/**
- * cel-go's `undefined field 'x'` for the typed variables: a field selected from an object type that does not
- * declare it. Types follow field selection, `[...]` on lists and maps, and comprehension variables over lists.
- */
-function undefinedFields(expr: Expr | undefined, positions: Readonly<Record<string, number>>, vars: ReadonlyMap<string, DeclType>): UndefinedField[] {
-  const out: UndefinedField[] = [];
-  const elemOf = (t: DeclType | undefined): DeclType | undefined => (t !== undefined && t !== 'other' && 'elem' in t ? t.elem : undefined);
-  const typeOf = (e: Expr | undefined, scope: ReadonlyMap<string, DeclType | undefined>): DeclType | undefined => {
-    if (e === undefined) return undefined;
-    const k = e.exprKind;
-    switch (k.case) {
-      case 'identExpr':
-        return scope.has(k.value.name) ? scope.get(k.value.name) : vars.get(k.value.name);
-      case 'selectExpr': {
-        const t = typeOf(k.value.operand, scope);
-        if (t === undefined || t === 'other') return undefined;
-        if ('elem' in t) return t.elem;
-        const f = t.fields[k.value.field];
-        if (f === undefined) out.push({ field: k.value.field, offset: positions[String(e.id)] ?? 0 });
-        return f;
-      }
-      case 'callExpr': {
-        typeOf(k.value.target, scope);
-        const args = k.value.args.map((a) => typeOf(a, scope));
-        return k.value.function === '_[_]' && k.value.target === undefined ? elemOf(args[0]) : undefined;
-      }
-      case 'listExpr':
-        for (const x of k.value.elements) typeOf(x, scope);
-        return undefined;
-      case 'structExpr':
-        for (const entry of k.value.entries) {
-          if (entry.keyKind.case === 'mapKey') typeOf(entry.keyKind.value, scope);
-          typeOf(entry.value, scope);
-        }
-        return undefined;
-      case 'comprehensionExpr': {
-        const c = k.value;
-        const range = typeOf(c.iterRange, scope);
-        typeOf(c.accuInit, scope);
-        const inner = new Map(scope);
-        inner.set(c.iterVar, elemOf(range));
-        inner.set(c.accuVar, undefined);
-        typeOf(c.loopCondition, inner);
-        typeOf(c.loopStep, inner);
-        return typeOf(c.result, inner);
-      }
-      default:
-        return undefined;
-    }
-  };
-  typeOf(expr, new Map());
-  return out;
-}
+/** The declared types: object types declare their fields; lists and maps type their elements. */
+const declTypes: TypeModel<DeclType> = {
+  fields: (t) => (t !== 'other' && 'fields' in t ? new Map(Object.entries(t.fields)) : undefined),
+  element: (t) => (t !== 'other' && 'elem' in t ? t.elem : undefined),
+  iteration: (t) => (t !== 'other' && 'elem' in t ? t.elem : undefined),
+};
 
 export const ObjectVarName = 'object';
 export const OldObjectVarName = 'oldObject';
@@ -287,7 +235,7 @@ export function compileExpression(expression: string, decls: Declarations, retur
     [NamespaceVarName, namespaceType],
     [VariableVarName, obj(Object.fromEntries(decls.variables.map((v) => [v, 'other'])))],
   ]);
-  const unknown = undefinedFields(parsed.expr, positions, types);
+  const unknown = undefinedFields(parsed.expr, positions, types, declTypes);
   if (unknown.length > 0) {
     return { expression, error: `compilation failed: ${unknown.map((u) => celIssue(expression, u.offset, `undefined field '${u.field}'`)).join('\n')}` };
   }

@@ -13,7 +13,7 @@
  */
 import { parse, plan, type CelEnv, type CelResult, type CelInput } from '@bufbuild/cel';
 import { celIssue, newBaseEnv, references, syntaxIssue, typeIdents, type Reference } from '../../cel/expr.js';
-import { undefinedFields, type CheckedType } from './check.js';
+import { schemaUndefinedFields, type CheckedType } from './check.js';
 import type { JSONSchemaProps } from '../crd-schema.js';
 
 /** One entry of `x-kubernetes-validations` (apiextensions `ValidationRule`). */
@@ -73,7 +73,7 @@ function compileExpression(env: CelEnv, source: string, declared: ReadonlySet<st
   if (undeclared.length > 0) {
     return { usesOldSelf: false, issues: undeclared.map((r) => celIssue(source, r.offset, `undeclared reference to '${r.name}' (in container '')`)).join('\n') };
   }
-  const unknown = undefinedFields(parsed.expr, positions, types);
+  const unknown = schemaUndefinedFields(parsed.expr, positions, types);
   if (unknown.length > 0) return { usesOldSelf: false, issues: unknown.map((u) => celIssue(source, u.offset, `undefined field '${u.field}'`)).join('\n') };
   const program = plan(env, parsed) as CelProgram;
   return { program, usesOldSelf: refs.some((r) => r.name === OldScopedVarName) };
