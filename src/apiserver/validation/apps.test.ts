@@ -139,5 +139,5 @@ test('Job: the selector is generated from the UID, and restartPolicy must be OnF
   });
   const bad: Job = { metadata: { name: 'x', namespace: 'default', uid: 'u-2' }, spec: { template: { spec: { containers: [{ name: 'c', image: 'i' }] } } } };
   defaultJob(bad);
-  assert.equal(aggregateMessage(validate({ group: 'batch', kind: 'Job' }, bad)), 'spec.template.spec.restartPolicy: Unsupported value: "Always": supported values: "OnFailure", "Never"');
+  assert.equal(aggregateMessage(validate({ group: 'batch', kind: 'Job' }, bad)), 'spec.template.spec.restartPolicy: Required value: valid values: "OnFailure", "Never"');
 });

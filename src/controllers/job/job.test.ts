@@ -4,7 +4,7 @@ import type { Pod } from 'kubernetes-types/core/v1.js';
 import type { Job } from 'kubernetes-types/batch/v1.js';
 import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
-import { TestContext, startController } from '../_testing/fakes.js';
+import { FakeClock, TestContext, startController } from '../_testing/fakes.js';
 import { formatTime } from '../_pods.js';
 import { create, failureBackoffMs, formatIndexes } from './job.js';
 
@@ -13,7 +13,7 @@ void test('pod failure backoff doubles from 10 s and caps at 6 min', () => {
 });
 
 void test('completedIndexes intervals', () => {
-  assert.equal(formatIndexes([0, 1, 2, 4, 6, 7]), '0-2,4,6-7');
+  assert.equal(formatIndexes([0, 1, 2, 4, 6, 7]), '0-2,4,6,7');
   assert.equal(formatIndexes([]), '');
   assert.equal(formatIndexes([3]), '3');
 });
@@ -33,8 +33,10 @@ interface H {
 }
 
 async function setup(t: { after(fn: () => void): void }): Promise<H> {
-  const client = new FakeClient();
-  const ctx = await startController(t, client, create);
+  const clock = new FakeClock();
+  // Timestamps the API sets (deletionTimestamp) follow the controller's clock.
+  const client = new FakeClient({ now: () => clock.now() });
+  const ctx = await startController(t, client, create, clock);
   return { client, ctx };
 }
 
@@ -148,12 +150,240 @@ void test('activeDeadlineSeconds fails the Job and deletes its pods', async (t) 
   assert.equal(h.client.peekAll<Pod>(resources.pods).length, 1);
   h.ctx.clock.step(30_000);
   await h.ctx.settle();
-  const [pod] = h.client.peekAll<Pod>(resources.pods);
-  assert.ok(pod?.metadata?.deletionTimestamp !== undefined, 'the active pod is deleted at the deadline');
-  assert.equal(getJob(h)?.status?.conditions?.find((c) => c.type === 'FailureTarget')?.reason, 'DeadlineExceeded');
-  // The kubelet stops the pod; the controller counts it and lets it go.
-  await finish(h, 'Failed');
+  // The finishing Job counts the pod as failed and drops its finalizer as it deletes it (the fake client
+  // deletes at once: there is no grace period without a kubelet).
+  assert.equal(h.client.peekAll<Pod>(resources.pods).length, 0);
+  assert.ok(h.ctx.events.some((e) => e.reason === 'SuccessfulDelete'));
+  const j = getJob(h);
+  assert.equal(j?.status?.failed, 1);
+  assert.deepEqual(
+    j?.status?.conditions?.map((c) => [c.type, c.reason, c.message]),
+    [
+      ['FailureTarget', 'DeadlineExceeded', 'Job was active longer than specified deadline'],
+      ['Failed', 'DeadlineExceeded', 'Job was active longer than specified deadline'],
+    ],
+  );
+  assert.ok(h.ctx.events.some((e) => e.type === 'Warning' && e.reason === 'DeadlineExceeded' && e.message === 'Job was active longer than specified deadline'));
+});
+
+// ---- podFailurePolicy, backoffLimitPerIndex, successPolicy, podReplacementPolicy, managedBy ----
+// Scenarios of upstream's TestSyncJobWithJobPodFailurePolicy, TestSyncJobWithJobBackoffLimitPerIndex,
+// TestSyncJobWithJobSuccessPolicy, TestJobPodReplacementPolicy and TestManagedBy (job_controller_test.go,
+// v1.32), driven through the fake API rather than a hand-built pod list.
+
+interface EndOpts {
+  exitCode?: number;
+  container?: string;
+  conditions?: { type: string; status: string }[];
+  index?: number;
+}
+
+/** Ends the first active pod (of `index`, when given) with the phase, exit code and conditions. */
+async function endPod(h: H, phase: 'Succeeded' | 'Failed', o: EndOpts = {}): Promise<Pod> {
+  const p = h.client
+    .peekAll<Pod>(resources.pods)
+    .find((x) => x.status?.phase !== 'Succeeded' && x.status?.phase !== 'Failed' && (o.index === undefined || x.metadata?.annotations?.['batch.kubernetes.io/job-completion-index'] === String(o.index)));
+  assert.ok(p !== undefined, 'an active pod to end');
+  const at = formatTime(h.ctx.clock.now());
+  const exitCode = o.exitCode ?? (phase === 'Succeeded' ? 0 : 1);
+  await h.client.update(
+    resources.pods,
+    {
+      ...p,
+      status: {
+        phase,
+        conditions: (o.conditions ?? []).map((c) => ({ ...c, lastTransitionTime: at })),
+        containerStatuses: [{ name: o.container ?? 'pi', image: 'perl', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode, finishedAt: at } } }],
+      },
+    },
+    { subresource: 'status' },
+  );
+  await h.ctx.settle();
+  return p;
+}
+
+function conditionsOf(h: H): string[][] {
+  return (getJob(h)?.status?.conditions ?? []).map((c) => [c.type, c.status, c.reason ?? '', c.message ?? '']);
+}
+
+function activePods(h: H): Pod[] {
+  return h.client.peekAll<Pod>(resources.pods).filter((p) => p.status?.phase !== 'Succeeded' && p.status?.phase !== 'Failed' && p.metadata?.deletionTimestamp === undefined);
+}
+
+const failJobOn42 = { rules: [{ action: 'FailJob', onExitCodes: { containerName: 'main-container', operator: 'In', values: [5, 6, 42] } }] };
+
+void test('podFailurePolicy: a FailJob rule on exit code 42 fails the Job with the PodFailurePolicy reason', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ completions: 2, parallelism: 2, podFailurePolicy: failJobOn42, podReplacementPolicy: 'Failed' }));
+  await h.ctx.settle();
+  const failed = await endPod(h, 'Failed', { exitCode: 42, container: 'main-container' });
+  const msg = `Container main-container for pod default/${failed.metadata?.name ?? ''} failed with exit code 42 matching FailJob rule at index 0`;
+  // The other pod is deleted; the fake API drops it at once, as its finalizer goes with the count.
+  assert.equal(activePods(h).length, 0);
+  assert.deepEqual(conditionsOf(h), [
+    ['FailureTarget', 'True', 'PodFailurePolicy', msg],
+    ['Failed', 'True', 'PodFailurePolicy', msg],
+  ]);
+  assert.equal(getJob(h)?.status?.failed, 2, 'the failed pod and the deleted one');
+  assert.ok(h.ctx.events.some((e) => e.type === 'Warning' && e.reason === 'PodFailurePolicy' && e.message === msg));
+});
+
+void test('podFailurePolicy: a FailJob rule on a pod condition names the condition', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ podFailurePolicy: { rules: [{ action: 'FailJob', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] } }));
+  await h.ctx.settle();
+  const p = await endPod(h, 'Failed', { conditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+  const msg = `Pod default/${p.metadata?.name ?? ''} has condition DisruptionTarget matching FailJob rule at index 0`;
+  assert.deepEqual(conditionsOf(h).map((c) => c.slice(0, 4)), [
+    ['FailureTarget', 'True', 'PodFailurePolicy', msg],
+    ['Failed', 'True', 'PodFailurePolicy', msg],
+  ]);
+});
+
+void test('podFailurePolicy: an Ignore rule does not count the failure towards backoffLimit', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ backoffLimit: 0, podFailurePolicy: { rules: [{ action: 'Ignore', onPodConditions: [{ type: 'DisruptionTarget', status: 'True' }] }] } }));
+  await h.ctx.settle();
+  await endPod(h, 'Failed', { conditions: [{ type: 'DisruptionTarget', status: 'True' }] });
+  assert.equal(getJob(h)?.status?.failed, undefined);
+  assert.deepEqual(conditionsOf(h), []);
+  h.ctx.clock.step(10_000);
+  await h.ctx.settle();
+  assert.equal(activePods(h).length, 1, 'a replacement pod after the backoff');
+  // A failure no rule matches counts: backoffLimit 0 is exceeded.
+  await endPod(h, 'Failed', { exitCode: 3 });
+  assert.equal(getJob(h)?.status?.failed, 1);
+  assert.deepEqual(conditionsOf(h).map((c) => c[2]), ['BackoffLimitExceeded', 'BackoffLimitExceeded']);
+});
+
+void test('podFailurePolicy: a Count rule and a non-matching exit code count as usual; exit code 0 never matches NotIn', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ backoffLimit: 1, podFailurePolicy: { rules: [{ action: 'Count', onExitCodes: { operator: 'NotIn', values: [1] } }, { action: 'FailJob', onExitCodes: { operator: 'NotIn', values: [7] } }] } }));
+  await h.ctx.settle();
+  await endPod(h, 'Failed', { exitCode: 2 });
+  assert.equal(getJob(h)?.status?.failed, 1);
+  assert.deepEqual(conditionsOf(h), [], 'the Count rule at index 0 wins over the FailJob rule');
+});
+
+void test('backoffLimitPerIndex: a failing index is retried with the failure count annotation, then marked failed', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ completions: 2, parallelism: 2, completionMode: 'Indexed', backoffLimitPerIndex: 1 }));
+  await h.ctx.settle();
+  assert.deepEqual(
+    h.client.peekAll<Pod>(resources.pods).map((p) => p.metadata?.annotations?.['batch.kubernetes.io/job-index-failure-count']),
+    ['0', '0'],
+  );
+  await endPod(h, 'Succeeded', { index: 1 });
+  const first = await endPod(h, 'Failed', { index: 0 });
+  assert.ok(h.client.peek<Pod>(resources.pods, first.metadata?.name ?? '', 'default')?.metadata?.finalizers?.includes('batch.kubernetes.io/job-tracking'), 'the failed pod keeps its finalizer until replaced');
+  assert.equal(getJob(h)?.status?.failedIndexes, '');
+  h.ctx.clock.step(10_000);
+  await h.ctx.settle();
+  const [replacement] = activePods(h);
+  assert.equal(replacement?.metadata?.annotations?.['batch.kubernetes.io/job-index-failure-count'], '1');
+  assert.equal(replacement?.metadata?.annotations?.['batch.kubernetes.io/job-completion-index'], '0');
+  await endPod(h, 'Failed', { index: 0 });
+  const j = getJob(h);
+  assert.equal(j?.status?.failedIndexes, '0');
+  assert.equal(j?.status?.completedIndexes, '1');
+  assert.equal(j?.status?.failed, 2);
+  assert.deepEqual(conditionsOf(h), [
+    ['FailureTarget', 'True', 'FailedIndexes', 'Job has failed indexes'],
+    ['Failed', 'True', 'FailedIndexes', 'Job has failed indexes'],
+  ]);
+});
+
+void test('backoffLimitPerIndex: more failed indexes than maxFailedIndexes fail the Job', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ completions: 3, parallelism: 3, completionMode: 'Indexed', backoffLimitPerIndex: 0, maxFailedIndexes: 0 }));
+  await h.ctx.settle();
+  await endPod(h, 'Failed', { index: 1 });
+  assert.equal(getJob(h)?.status?.failedIndexes, '1');
+  assert.deepEqual(conditionsOf(h), [
+    ['FailureTarget', 'True', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes'],
+    ['Failed', 'True', 'MaxFailedIndexesExceeded', 'Job has exceeded the specified maximal number of failed indexes'],
+  ]);
+});
+
+void test('backoffLimitPerIndex: a FailIndex rule fails the index at once', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ completions: 2, parallelism: 2, completionMode: 'Indexed', backoffLimitPerIndex: 3, podFailurePolicy: { rules: [{ action: 'FailIndex', onExitCodes: { operator: 'In', values: [3] } }] } }));
+  await h.ctx.settle();
+  await endPod(h, 'Failed', { index: 0, exitCode: 3 });
+  assert.equal(getJob(h)?.status?.failedIndexes, '0');
+  assert.equal(activePods(h).length, 1, 'index 0 is not retried');
+  await endPod(h, 'Succeeded', { index: 1 });
+  assert.deepEqual(conditionsOf(h).map((c) => c[2]), ['FailedIndexes', 'FailedIndexes']);
+});
+
+void test('successPolicy: meeting a rule sets SuccessCriteriaMet, removes the other pods, then Complete', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ completions: 3, parallelism: 3, completionMode: 'Indexed', successPolicy: { rules: [{ succeededIndexes: '0,1', succeededCount: 1 }] } }));
+  await h.ctx.settle();
+  await endPod(h, 'Succeeded', { index: 1 });
+  assert.equal(activePods(h).length, 0);
+  const j = getJob(h);
+  assert.equal(j?.status?.completedIndexes, '1');
+  assert.equal(j?.status?.succeeded, 1);
+  assert.ok(j?.status?.completionTime !== undefined);
+  assert.deepEqual(conditionsOf(h), [
+    ['SuccessCriteriaMet', 'True', 'SuccessPolicy', 'Matched rules at index 0'],
+    ['Complete', 'True', 'SuccessPolicy', 'Matched rules at index 0'],
+  ]);
+  assert.ok(h.ctx.events.some((e) => e.reason === 'Completed'));
+});
+
+void test('successPolicy: a rule not met leaves the Job running', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ completions: 3, parallelism: 3, completionMode: 'Indexed', successPolicy: { rules: [{ succeededIndexes: '0-1' }] } }));
+  await h.ctx.settle();
+  await endPod(h, 'Succeeded', { index: 0 });
+  assert.equal(activePods(h).length, 2);
+  assert.deepEqual(conditionsOf(h), []);
+});
+
+void test('podReplacementPolicy Failed: a terminating pod is counted in status.terminating and replaced only once it failed', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ podReplacementPolicy: 'Failed' }));
+  await h.ctx.settle();
+  const [p] = h.client.peekAll<Pod>(resources.pods);
+  await h.client.delete(resources.pods, p?.metadata?.name ?? '', { namespace: 'default' });
+  await h.ctx.settle();
+  assert.equal(getJob(h)?.status?.terminating, 1);
+  assert.equal(getJob(h)?.status?.active, undefined);
+  assert.equal(h.client.peekAll<Pod>(resources.pods).length, 1, 'no replacement while the pod terminates');
+  h.ctx.clock.step(60_000);
+  await h.ctx.settle();
+  assert.equal(h.client.peekAll<Pod>(resources.pods).length, 1);
+  await h.client.update(resources.pods, { ...h.client.peek<Pod>(resources.pods, p?.metadata?.name ?? '', 'default'), status: { phase: 'Failed' } }, { subresource: 'status' });
+  await h.ctx.settle();
+  h.ctx.clock.step(10_000);
+  await h.ctx.settle();
+  assert.equal(getJob(h)?.status?.failed, 1);
+  assert.equal(getJob(h)?.status?.terminating, 0);
+  assert.equal(activePods(h).length, 1, 'replaced after it failed and the backoff');
+});
+
+void test('podReplacementPolicy TerminatingOrFailed: a deleted pod counts as failed and is replaced without waiting for it', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ podReplacementPolicy: 'TerminatingOrFailed' }));
+  await h.ctx.settle();
+  const [p] = h.client.peekAll<Pod>(resources.pods);
+  await h.client.delete(resources.pods, p?.metadata?.name ?? '', { namespace: 'default' });
+  await h.ctx.settle();
+  assert.equal(getJob(h)?.status?.failed, 1);
+  h.ctx.clock.step(10_000);
+  await h.ctx.settle();
+  assert.equal(activePods(h).length, 1);
+});
+
+void test('managedBy: a Job managed by another controller is left alone; kubernetes.io/job-controller is ours', async (t) => {
+  const h = await setup(t);
+  await h.client.create(resources.jobs, job({ managedBy: 'example.com/custom-controller' }));
   await h.ctx.settle();
   assert.equal(h.client.peekAll<Pod>(resources.pods).length, 0);
-  assert.equal(getJob(h)?.status?.conditions?.find((c) => c.type === 'Failed')?.reason, 'DeadlineExceeded');
+  assert.equal(getJob(h)?.status, undefined);
+  await h.client.create(resources.jobs, { ...job({ managedBy: 'kubernetes.io/job-controller' }), metadata: { name: 'ours', namespace: 'default' } });
+  await h.ctx.settle();
+  assert.equal(h.client.peekAll<Pod>(resources.pods).length, 1);
 });
