@@ -4,6 +4,7 @@
  * containers are simulated), and the authentication and authorization reviews (`kubectl auth can-i`).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { PodCondition } from 'kubernetes-types/core/v1.js';
 import { parse as parseYaml } from 'yaml';
 import { apiErrors, isAlreadyExists } from '../api/errors.js';
 import { FieldSelector } from '../api/fields.js';
@@ -347,13 +348,18 @@ export class Subresources {
     send(r.res, 201, await this.evictPod(r.def, r.namespace, r.name, (await r.readBody()) as EvictionBody, r.ctx));
   }
 
-  /** `pods/eviction`: deletes the pod unless a PodDisruptionBudget forbids it (429). */
+  /**
+   * `pods/eviction`: deletes the pod unless a PodDisruptionBudget forbids it (429). A pod that is done,
+   * Pending or already being deleted is evicted without consulting PDBs (`canIgnorePDB`). Before the delete
+   * the pod gets the DisruptionTarget condition (`addConditionAndDeletePod`), which Jobs' podFailurePolicy
+   * rules match on.
+   */
   async evictPod(def: ResourceDef, namespace: string, name: string, body: EvictionBody, ctx: RequestContext): Promise<Record<string, unknown>> {
     const r = { def, namespace, name, ctx };
     const pod = await this.o.store.get(r.def, r.namespace, r.name);
     const phase = ((pod['status'] ?? {}) as { phase?: string }).phase;
-    const terminal = phase === 'Succeeded' || phase === 'Failed' || pod.metadata?.deletionTimestamp !== undefined;
-    if (!terminal && this.o.eviction !== undefined) {
+    const canIgnorePDB = phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata?.deletionTimestamp !== undefined;
+    if (!canIgnorePDB && this.o.eviction !== undefined) {
       const pdbDef = this.o.table.get(resources.poddisruptionbudgets.group, 'v1', 'poddisruptionbudgets');
       if (pdbDef !== undefined) {
         const listed = await this.o.store.list(pdbDef, { namespace: r.namespace, labelSelector: labelSelectorAsSelector({}), fieldSelector: FieldSelector.everything() });
@@ -365,12 +371,59 @@ export class Subresources {
       }
     }
     const opts = body.deleteOptions ?? {};
-    const result = await this.o.store.delete(r.def, r.namespace, r.name, {
+    let preconditions = opts.preconditions;
+    if (!r.ctx.dryRun) {
+      const updated = await this.addDisruptionTarget(r.def, r.namespace, r.name, preconditions, r.ctx);
+      // The condition's write moved the resourceVersion a precondition named: the delete checks the new one.
+      if (preconditions?.resourceVersion !== undefined && preconditions.resourceVersion !== '') {
+        preconditions = { ...preconditions, resourceVersion: updated.metadata?.resourceVersion ?? '' };
+      }
+    }
+    await this.o.store.delete(r.def, r.namespace, r.name, {
       ...(opts.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: opts.gracePeriodSeconds } : {}),
-      ...(opts.preconditions !== undefined ? { preconditions: opts.preconditions } : {}),
+      ...(preconditions !== undefined ? { preconditions } : {}),
     }, r.ctx);
-    void result;
     return successStatus();
+  }
+
+  /**
+   * The status write of `addConditionAndDeletePod`: the latest pod (its preconditions checked) with the
+   * DisruptionTarget condition set as `podutil.UpdatePodCondition` sets it. Its precondition errors name the
+   * kind `Pod`, as upstream's `getLatestPod` does.
+   */
+  private async addDisruptionTarget(def: ResourceDef, namespace: string, name: string, preconditions: { uid?: string; resourceVersion?: string } | undefined, ctx: RequestContext): Promise<StoredObject> {
+    const podKind = { group: '', resource: 'Pod' };
+    const { object } = await this.o.store.guaranteedUpdate(def, namespace, name, 'status', ctx, undefined, (live) => {
+      if (live === undefined) throw apiErrors.notFound({ group: '', resource: 'pods' }, name);
+      const md = live.metadata ?? {};
+      if (preconditions?.uid !== undefined && preconditions.uid !== '' && preconditions.uid !== md.uid) {
+        throw apiErrors.conflict(podKind, name, `the UID in the precondition (${preconditions.uid}) does not match the UID in record (${md.uid ?? ''}). The object might have been deleted and then recreated`);
+      }
+      if (preconditions?.resourceVersion !== undefined && preconditions.resourceVersion !== '' && preconditions.resourceVersion !== md.resourceVersion) {
+        throw apiErrors.conflict(
+          podKind,
+          name,
+          `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${md.resourceVersion ?? ''}). The object might have been modified`,
+        );
+      }
+      const status = ((live['status'] ??= {}) as { conditions?: PodCondition[] });
+      const now = rfc3339(this.now());
+      const conditions = status.conditions ?? [];
+      const i = conditions.findIndex((c) => c.type === 'DisruptionTarget');
+      const old = i < 0 ? undefined : conditions[i];
+      const cond: PodCondition = {
+        type: 'DisruptionTarget',
+        status: 'True',
+        lastProbeTime: null as unknown as string,
+        lastTransitionTime: old?.status === 'True' ? (old.lastTransitionTime ?? now) : now,
+        reason: 'EvictionByEvictionAPI',
+        message: 'Eviction API: evicting',
+      };
+      status.conditions = i < 0 ? [...conditions, cond] : conditions.map((c, j) => (j === i ? cond : c));
+      delete live.metadata?.resourceVersion;
+      return live;
+    });
+    return object;
   }
 
   private async logs(r: SubresourceRequest): Promise<void> {

@@ -192,3 +192,34 @@ void test('a PodDisruptionBudget kept by the disruption controller makes pods/ev
   const after = await client.get<PodDisruptionBudget>(resources.poddisruptionbudgets, 'db', { namespace: 'default' });
   assert.ok(after.status?.disruptedPods?.[victim] !== undefined || after.status?.disruptionsAllowed === 0);
 });
+
+void test('pods/eviction marks the pod DisruptionTarget (EvictionByEvictionAPI) before deleting it; preconditions are checked against the latest pod', async (t) => {
+  const { client } = await startEnv(t, [names.ServiceAccount]);
+  await until(async () => !(await gone(() => client.get(resources.serviceaccounts, 'default', { namespace: 'default' }))));
+  const pod = await client.create<Pod>(
+    resources.pods,
+    { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'web', namespace: 'default' }, spec: { nodeName: 'n1', containers: [{ name: 'c', image: 'nginx' }] } },
+    { namespace: 'default' },
+  );
+  await client.update(resources.pods, { ...pod, status: { phase: 'Running' } }, { namespace: 'default', subresource: 'status' });
+  const evict = (preconditions?: { uid?: string }): Promise<unknown> =>
+    client.createSubresource(
+      resources.pods,
+      'web',
+      'eviction',
+      { apiVersion: 'policy/v1', kind: 'Eviction', metadata: { name: 'web', namespace: 'default' }, ...(preconditions !== undefined ? { deleteOptions: { preconditions } } : {}) },
+      { namespace: 'default' },
+    );
+  await assert.rejects(
+    evict({ uid: 'not-the-uid' }),
+    (e: unknown) =>
+      isApiError(e) &&
+      e.code === 409 &&
+      e.message === `Operation cannot be fulfilled on Pod "web": the UID in the precondition (not-the-uid) does not match the UID in record (${pod.metadata?.uid ?? ''}). The object might have been deleted and then recreated`,
+  );
+  await evict({ uid: pod.metadata?.uid ?? '' });
+  const evicted = await client.get<Pod>(resources.pods, 'web', { namespace: 'default' });
+  assert.notEqual(evicted.metadata?.deletionTimestamp, undefined);
+  const cond = evicted.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
+  assert.deepEqual([cond?.status, cond?.reason, cond?.message], ['True', 'EvictionByEvictionAPI', 'Eviction API: evicting']);
+});
