@@ -24,38 +24,29 @@ export function matchPodFailurePolicy(policy: PodFailurePolicy | undefined, fail
   const name = failedPod.metadata?.name ?? '';
   for (const [index, rule] of policy.rules.entries()) {
     const action = rule.action as PodFailurePolicyAction;
+    // The rule matches on exit codes or on pod conditions; the message of FailJob names what matched.
+    let failJobMessage: string;
     if (rule.onExitCodes !== undefined && rule.onExitCodes !== null) {
       const cs = matchOnExitCodes(status, rule.onExitCodes);
       if (cs === undefined) continue;
-      switch (action) {
-        case 'Ignore':
-          return { countFailed: false, action };
-        case 'Count':
-        case 'FailIndex':
-          return { countFailed: true, action };
-        case 'FailJob':
-          return {
-            failJobMessage: `Container ${cs.name} for pod ${ns}/${name} failed with exit code ${cs.state?.terminated?.exitCode ?? 0} matching ${action} rule at index ${index}`,
-            countFailed: true,
-            action,
-          };
-        default:
-          continue;
-      }
+      failJobMessage = `Container ${cs.name} for pod ${ns}/${name} failed with exit code ${cs.state?.terminated?.exitCode ?? 0} matching ${action} rule at index ${index}`;
     } else if (rule.onPodConditions !== undefined && rule.onPodConditions !== null) {
       const cond = matchOnPodConditions(status, rule.onPodConditions);
       if (cond === undefined) continue;
-      switch (action) {
-        case 'Ignore':
-          return { countFailed: false, action };
-        case 'Count':
-        case 'FailIndex':
-          return { countFailed: true, action };
-        case 'FailJob':
-          return { failJobMessage: `Pod ${ns}/${name} has condition ${cond.type} matching ${action} rule at index ${index}`, countFailed: true, action };
-        default:
-          continue;
-      }
+      failJobMessage = `Pod ${ns}/${name} has condition ${cond.type} matching ${action} rule at index ${index}`;
+    } else {
+      continue;
+    }
+    switch (action) {
+      case 'Ignore':
+        return { countFailed: false, action };
+      case 'Count':
+      case 'FailIndex':
+        return { countFailed: true, action };
+      case 'FailJob':
+        return { failJobMessage, countFailed: true, action };
+      default:
+        continue;
     }
   }
   return { countFailed: true };
