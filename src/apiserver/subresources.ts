@@ -393,7 +393,9 @@ export class Subresources {
    */
   private async addDisruptionTarget(def: ResourceDef, namespace: string, name: string, preconditions: { uid?: string; resourceVersion?: string } | undefined, ctx: RequestContext): Promise<StoredObject> {
     const podKind = { group: '', resource: 'Pod' };
-    const { object } = await this.o.store.guaranteedUpdate(def, namespace, name, 'status', ctx, undefined, (live) => {
+    // Upstream writes through the pod's status store, past the handlers that track managedFields: the pod
+    // gains the condition but no managedFields entry (`applied` keeps the store from recording one).
+    const { object } = await this.o.store.guaranteedUpdate(def, namespace, name, 'status', { ...ctx, applied: true }, undefined, (live) => {
       if (live === undefined) throw apiErrors.notFound({ group: '', resource: 'pods' }, name);
       const md = live.metadata ?? {};
       if (preconditions?.uid !== undefined && preconditions.uid !== '' && preconditions.uid !== md.uid) {

@@ -217,7 +217,11 @@ void test('pods/eviction marks the pod DisruptionTarget (EvictionByEvictionAPI) 
       e.code === 409 &&
       e.message === `Operation cannot be fulfilled on Pod "web": the UID in the precondition (not-the-uid) does not match the UID in record (${pod.metadata?.uid ?? ''}). The object might have been deleted and then recreated`,
   );
+  const managers = async (): Promise<string[]> => ((await client.get<Pod>(resources.pods, 'web', { namespace: 'default' })).metadata?.managedFields ?? []).map((m) => `${m.manager ?? ''} ${m.subresource ?? ''}`);
+  const before = await managers();
   await evict({ uid: pod.metadata?.uid ?? '' });
+  // The condition is written past the handlers that track field ownership, as upstream's eviction does.
+  assert.deepEqual(await managers(), before);
   const evicted = await client.get<Pod>(resources.pods, 'web', { namespace: 'default' });
   assert.notEqual(evicted.metadata?.deletionTimestamp, undefined);
   const cond = evicted.status?.conditions?.find((c) => c.type === 'DisruptionTarget');
