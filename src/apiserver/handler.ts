@@ -24,6 +24,7 @@ import { versionInfo } from './version.js';
 import { isProtobufContentType, parseProtobufBody } from './protobuf/index.js';
 import { parseFieldValidation } from './field-validation.js';
 import { internalMetadata } from './registry/strategy.js';
+import { warningHeaders } from './warnings.js';
 
 export interface HandlerOptions {
   table: ResourceTable;
@@ -297,10 +298,10 @@ export class ApiHandler {
       fieldValidation: parseFieldValidation(q.get('fieldValidation')),
       warnings: [],
     };
-    // Warnings (unknown fields under fieldValidation=Warn) go out as `Warning: 299 - "..."` headers.
+    // Warnings (unknown fields under fieldValidation=Warn, admission) go out as `Warning: 299 - "..."` headers.
     const warn = (): void => {
       if (ctx.warnings !== undefined && ctx.warnings.length > 0 && !res.headersSent) {
-        res.setHeader('Warning', ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`));
+        res.setHeader('Warning', warningHeaders(ctx.warnings));
       }
     };
     res.once('pipe', warn);
