@@ -296,6 +296,12 @@ describe('kubeadm flow: init, token, join', () => {
           containers: [{ name: 'c', image: 'mcr.microsoft.com/windows/servercore:ltsc2019' }],
         },
       });
+    // The node lifecycle controller lifts the not-ready NoExecute taint of a node that became Ready on its
+    // next monitor pass (5 s), as upstream: a pod that tolerates it for 2 s would be evicted before then.
+    await waitFor('win to lose its NoExecute taints', async () => {
+      const win = (await nodes()).find((n) => n.metadata?.name === 'win');
+      return win !== undefined && !(win.spec?.taints ?? []).some((t) => t.effect === 'NoExecute') ? true : undefined;
+    });
     await kubectl(['apply', '-f', '-'], pod('short', 2));
     await kubectl(['apply', '-f', '-'], pod('patient'));
     // A multi-GB Windows Server image pull on the joined node (simulated at 200 MB/s): slow on a loaded machine.
