@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { HorizontalPodAutoscaler } from 'kubernetes-types/autoscaling/v2.js';
 import type { HorizontalPodAutoscaler as HorizontalPodAutoscalerV1 } from 'kubernetes-types/autoscaling/v1.js';
 import type { NetworkPolicy } from 'kubernetes-types/networking/v1.js';
-import type { PersistentVolumeClaim, TypedLocalObjectReference } from 'kubernetes-types/core/v1.js';
+import type { PersistentVolumeClaim, Service, TypedLocalObjectReference } from 'kubernetes-types/core/v1.js';
 import type { CSIDriver } from 'kubernetes-types/storage/v1.js';
 import { resources, type ResourceType } from '../../src/api/resources.js';
 import type { Client } from '../../src/client/client.js';
@@ -31,6 +31,22 @@ describe('defaults through the API', () => {
   for (const which of ['https', 'in-process']) {
     const client = (): Client => clients.get(which) ?? assert.fail(`no ${which} client`);
     const p = which === 'https' ? 'h' : 'i';
+
+    test(`${which}: a status write is defaulted too: a load balancer's ingress IP gets ipMode VIP`, async () => {
+      const svc = await client().create<Service>(
+        resources.services,
+        { apiVersion: 'v1', kind: 'Service', metadata: { name: `${p}-lb`, namespace: 'default' }, spec: { type: 'LoadBalancer', ports: [{ port: 80 }] } },
+        { namespace: 'default' },
+      );
+      const patched = await client().patch<Service>(
+        resources.services,
+        svc.metadata?.name ?? '',
+        'merge',
+        { status: { loadBalancer: { ingress: [{ ip: '192.0.2.10' }, { hostname: 'lb.example.com' }] } } },
+        { namespace: 'default', subresource: 'status' },
+      );
+      assert.deepEqual(patched.status?.loadBalancer?.ingress, [{ ip: '192.0.2.10', ipMode: 'VIP' }, { hostname: 'lb.example.com' }]);
+    });
 
     test(`${which}: a PVC cloned through dataSource reads back with dataSourceRef too; a populator in dataSource alone is dropped`, async () => {
       const claim = (name: string, dataSource: TypedLocalObjectReference): PersistentVolumeClaim => ({

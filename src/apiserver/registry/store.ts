@@ -779,7 +779,10 @@ export class Store {
     this.checkTypeMeta(def, desired);
     this.convertRequest(def, desired);
     this.checkUnknownFields(def, desired, ctx);
-    if (subresource === '') this.opts.policy.applyDefaults(def, desired);
+    // Decoding defaults the object of every write, status writes included (a Service's load-balancer
+    // ipMode, a custom resource's status defaults, a volume's phase); the status strategy then keeps the
+    // live spec, so only the status defaults show.
+    if (subresource === '' || subresource === 'status') this.opts.policy.applyDefaults(def, desired);
     // As on create: updates and patches record field ownership before mutating admission and the strategy.
     const owners = ctx.applied !== true ? this.opts.managedFields : undefined;
     owners?.update(def, live, desired, ctx.fieldManager, subresource);
