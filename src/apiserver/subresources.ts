@@ -349,17 +349,15 @@ export class Subresources {
   }
 
   /**
-   * `pods/eviction`: deletes the pod unless a PodDisruptionBudget forbids it (429). A pod that is done,
-   * Pending or already being deleted is evicted without consulting PDBs (`canIgnorePDB`). Before the delete
+   * `pods/eviction`: deletes the pod unless a PodDisruptionBudget forbids it (429; the eviction policy
+   * decides, pods it may evict regardless of budgets included: `canIgnorePDB`). Before the delete
    * the pod gets the DisruptionTarget condition (`addConditionAndDeletePod`), which Jobs' podFailurePolicy
    * rules match on.
    */
   async evictPod(def: ResourceDef, namespace: string, name: string, body: EvictionBody, ctx: RequestContext): Promise<Record<string, unknown>> {
     const r = { def, namespace, name, ctx };
     const pod = await this.o.store.get(r.def, r.namespace, r.name);
-    const phase = ((pod['status'] ?? {}) as { phase?: string }).phase;
-    const canIgnorePDB = phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata?.deletionTimestamp !== undefined;
-    if (!canIgnorePDB && this.o.eviction !== undefined) {
+    if (this.o.eviction !== undefined) {
       const pdbDef = this.o.table.get(resources.poddisruptionbudgets.group, 'v1', 'poddisruptionbudgets');
       if (pdbDef !== undefined) {
         const listed = await this.o.store.list(pdbDef, { namespace: r.namespace, labelSelector: labelSelectorAsSelector({}), fieldSelector: FieldSelector.everything() });

@@ -45,6 +45,12 @@ export function matchingPdbs(pod: Pod, pdbs: readonly PodDisruptionBudget[]): Po
   });
 }
 
+/** `canIgnorePDB`: a pod that is done, Pending or already being deleted is evicted without its budgets. */
+export function canIgnorePDB(pod: Pod): boolean {
+  const phase = pod.status?.phase;
+  return phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata?.deletionTimestamp !== undefined;
+}
+
 export interface CheckEvictionOptions {
   dryRun?: boolean;
 }
@@ -54,8 +60,7 @@ export interface CheckEvictionOptions {
  * the namespace; the ones selecting the pod are picked here.
  */
 export function checkEviction(pod: Pod, pdbs: readonly PodDisruptionBudget[], now: number, opts: CheckEvictionOptions = {}): EvictionDecision {
-  const phase = pod.status?.phase;
-  if (phase === 'Succeeded' || phase === 'Failed' || phase === 'Pending' || pod.metadata?.deletionTimestamp !== undefined) return { allowed: true };
+  if (canIgnorePDB(pod)) return { allowed: true };
   const mine = matchingPdbs(pod, pdbs);
   if (mine.length > 1) return { allowed: false, error: apiErrors.internal(multiplePdbsMessage) };
   const pdb0 = mine[0];
