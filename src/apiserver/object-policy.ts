@@ -31,11 +31,9 @@ export function storeLookup(table: ResourceTable, store: Store, authorizer: Auth
     if (d === undefined) throw new Error(`resource ${group}/${version}/${resource} is not served`);
     return d;
   };
-  const get = async <T>(d: ResourceDef, namespace: string, name: string): Promise<T | undefined> => {
-    const cache = await store.cache(d);
-    const key = d.namespaced ? `${d.keyPrefix}${namespace}/${name}` : `${d.keyPrefix}${name}`;
-    const cached = cache.get(key);
-    if (cached !== undefined) return cached.obj as T;
+  const everything = { labelSelector: parseSelector(''), fieldSelector: FieldSelector.everything() };
+  /** A quorum read of storage; undefined when the object does not exist. */
+  const fromStorage = async <T>(d: ResourceDef, namespace: string, name: string): Promise<T | undefined> => {
     try {
       return (await store.get(d, namespace, name)) as T;
     } catch (e) {
@@ -43,21 +41,21 @@ export function storeLookup(table: ResourceTable, store: Store, authorizer: Auth
       throw e;
     }
   };
+  /** From the watch cache, or storage when the cache does not have it yet. */
+  const get = async <T>(d: ResourceDef, namespace: string, name: string): Promise<T | undefined> => {
+    const cache = await store.cache(d);
+    const key = d.namespaced ? `${d.keyPrefix}${namespace}/${name}` : `${d.keyPrefix}${name}`;
+    const cached = cache.get(key);
+    return cached !== undefined ? (cached.obj as T) : fromStorage<T>(d, namespace, name);
+  };
+  // Some lists are asked on every request (the ValidatingAdmissionPolicy plugin's): an empty cache answers
+  // without building a filter.
   const list = async <T>(d: ResourceDef, namespace?: string): Promise<T[]> => {
     const cache = await store.cache(d);
-    const all = parseSelector('');
-    const filter = store.filter(d, { ...(namespace !== undefined ? { namespace } : {}), labelSelector: all, fieldSelector: FieldSelector.everything() });
-    return cache.list(filter).map((c) => c.obj as T);
+    if (cache.size() === 0) return [];
+    return cache.list(store.filter(d, { ...(namespace !== undefined ? { namespace } : {}), ...everything })).map((c) => c.obj as T);
   };
   const quotas = def('', 'v1', 'resourcequotas');
-  const everything = { labelSelector: parseSelector(''), fieldSelector: FieldSelector.everything() };
-  // Asked on every request by the ValidatingAdmissionPolicy plugin: an empty cache answers without a list.
-  const listAll = async <T>(d: ResourceDef | undefined): Promise<T[]> => {
-    if (d === undefined) return [];
-    const cache = await store.cache(d);
-    if (cache.size() === 0) return [];
-    return cache.list(store.filter(d, everything)).map((c) => c.obj as T);
-  };
   const policies = table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicies');
   const policyBindings = table.get('admissionregistration.k8s.io', 'v1', 'validatingadmissionpolicybindings');
   // A param's resource may stop being served (its CRD deleted): then it has no objects.
@@ -90,8 +88,8 @@ export function storeLookup(table: ResourceTable, store: Store, authorizer: Auth
       });
       return object as ResourceQuota;
     },
-    listValidatingAdmissionPolicies: () => listAll<ValidatingAdmissionPolicy>(policies),
-    listValidatingAdmissionPolicyBindings: () => listAll<ValidatingAdmissionPolicyBinding>(policyBindings),
+    listValidatingAdmissionPolicies: async () => (policies === undefined ? [] : list<ValidatingAdmissionPolicy>(policies)),
+    listValidatingAdmissionPolicyBindings: async () => (policyBindings === undefined ? [] : list<ValidatingAdmissionPolicyBinding>(policyBindings)),
     resourceForKind: (apiVersion, kind) => {
       const slash = apiVersion.indexOf('/');
       const group = slash < 0 ? '' : apiVersion.slice(0, slash);
@@ -102,13 +100,7 @@ export function storeLookup(table: ResourceTable, store: Store, authorizer: Auth
       const d = served(r);
       if (d === undefined) return undefined;
       const ns = r.namespaced ? namespace : '';
-      if (!servedFromStorage(d)) return get<KubeObject>(d, ns, name);
-      try {
-        return await store.get(d, ns, name);
-      } catch (e) {
-        if (isNotFound(e)) return undefined;
-        throw e;
-      }
+      return servedFromStorage(d) ? fromStorage<KubeObject>(d, ns, name) : get<KubeObject>(d, ns, name);
     },
     listObjects: async (r, namespace) => {
       const d = served(r);
