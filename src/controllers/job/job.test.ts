@@ -6,13 +6,18 @@ import { resources } from '../../api/resources.js';
 import { FakeClient } from '../_testing/fake-client.js';
 import { FakeClock, TestContext, startController } from '../_testing/fakes.js';
 import { formatTime } from '../_pods.js';
-import { create, failureBackoffMs, formatIndexes } from './job.js';
+import { create } from './job.js';
+import { remainingTimeForFailures } from './_backoff.js';
+import { OrderedIntervals } from './_indexed.js';
 
 void test('pod failure backoff doubles from 10 s and caps at 6 min', () => {
+  // The wait right after the n-th consecutive failure.
+  const failureBackoffMs = (failures: number): number => remainingTimeForFailures(0, failures, 0);
   assert.deepEqual([1, 2, 3, 4, 5, 6, 7, 10].map(failureBackoffMs), [10_000, 20_000, 40_000, 80_000, 160_000, 320_000, 360_000, 360_000]);
 });
 
 void test('completedIndexes intervals', () => {
+  const formatIndexes = (indexes: number[]): string => new OrderedIntervals().withOrderedIndexes(indexes).toString();
   assert.equal(formatIndexes([0, 1, 2, 4, 6, 7]), '0-2,4,6,7');
   assert.equal(formatIndexes([]), '');
   assert.equal(formatIndexes([3]), '3');

@@ -19,7 +19,7 @@ import { claimObjects, controllerRef, newControllerRef, recheckOwner } from '../
 import { activePodsLess, formatTime, isPodActive, isPodReady, parseTime, podFromTemplate, slowStartBatch, sortByLess } from '../_pods.js';
 import { eventComponents, names } from '../names.js';
 import { omitZeros } from '../_status.js';
-import { BackoffStore, getFinishedTime, remainingTime, remainingTimeForFailures, remainingTimePerIndex, type BackoffRecord } from './_backoff.js';
+import { BackoffStore, getFinishedTime, remainingTime, remainingTimePerIndex, type BackoffRecord } from './_backoff.js';
 import {
   JobCompletionIndexAnnotation,
   JobIndexFailureCountAnnotation,
@@ -77,22 +77,6 @@ export const messages = {
   maxFailedIndexesExceeded: 'Job has exceeded the specified maximal number of failed indexes',
   failedIndexes: 'Job has failed indexes',
 } as const;
-
-/** Pod failure backoff: 10 s, 20 s, 40 s, ... capped at 6 min, after the n-th consecutive failure. */
-export function failureBackoffMs(failures: number): number {
-  return remainingTimeForFailures(0, failures, 0);
-}
-
-/** `succeededIndexes.String()`: sorted intervals, `0-2,4`, with two adjacent indexes as `5,6`. */
-export function formatIndexes(indexes: Iterable<number>): string {
-  return new OrderedIntervals().withOrderedIndexes([...new Set(indexes)].sort((a, b) => a - b)).toString();
-}
-
-/** The completion index of a pod, undefined when it has none. */
-export function podIndex(p: Pod): number | undefined {
-  const ix = getCompletionIndex(p);
-  return ix === unknownCompletionIndex ? undefined : ix;
-}
 
 function findCondition(job: Job, type: string): JobCondition | undefined {
   return job.status?.conditions?.find((c) => c.type === type);
