@@ -18,8 +18,6 @@ export const extraKeys = {
   credentialID: 'authentication.kubernetes.io/credential-id',
 } as const;
 
-/** The audit annotation of a TokenRequest carrying the issued token's credential id. */
-export const issuedCredentialIDAuditAnnotationKey = 'authentication.kubernetes.io/issued-credential-id';
 
 export function makeUsername(namespace: string, name: string): string {
   return serviceAccountUsernamePrefix + namespace + serviceAccountUsernameSeparator + name;
