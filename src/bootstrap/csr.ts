@@ -35,8 +35,9 @@ export interface ParsedCsr {
   signatureValid: boolean;
 }
 
-/** Reads a PEM CSR (`ParseCSR`); throws when it is not one. */
+/** Reads a PEM CSR (`ParseCSR`); throws when it is not one (upstream's text when the first PEM block is not a request). */
 export async function parseCsr(pem: string): Promise<ParsedCsr> {
+  if (/^-----BEGIN ([^-]+)-----/m.exec(pem)?.[1] !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
   const csr = new x509.Pkcs10CertificateRequest(pem);
   const san = csr.extensions.find((e): e is x509.SubjectAlternativeNameExtension => e instanceof x509.SubjectAlternativeNameExtension);
   const names: x509.JsonGeneralName[] = san?.names.toJSON() ?? [];

@@ -25,8 +25,6 @@ export class CertificateSubjectRestriction implements ValidatingPlugin {
     const pem = Buffer.from(csr.spec.request, 'base64').toString('utf8');
     let organizations: string[];
     try {
-      // `certificatesapi.ParseCSR`: the first PEM block must be a CERTIFICATE REQUEST.
-      if (/^-----BEGIN ([^-]+)-----/m.exec(pem)?.[1] !== 'CERTIFICATE REQUEST') throw new Error('PEM block type must be CERTIFICATE REQUEST');
       organizations = (await parseCsr(pem)).organizations;
     } catch (e) {
       throw admissionForbidden(a, `failed to parse CSR: ${e instanceof Error ? e.message : String(e)}`);
