@@ -22,16 +22,22 @@ import { fieldInfo, goZeroJson, isGoEmpty, type FieldInfo } from './decode.js';
 import { k8sSchema } from './schema/k8s-1.32.js';
 import type { ProtoSchema } from './schema/types.js';
 
-/** Where in one message a field can read back otherwise: its own fields, and the fields leading to others. */
+/**
+ * Where in one message a field can read back otherwise: its own fields, and the fields leading to others.
+ * Fields that matter only when present are looked up by the object's own keys (an object holds far fewer
+ * than its message declares); those that matter when absent are listed.
+ */
 interface Plan {
   /** Slice and map fields without `omitempty`: empty or absent reads `null`. */
   readonly nulls: readonly FieldInfo[];
-  /** Slice, map and scalar (not pointer) fields with `omitempty`: empty or zero (`isGoEmpty`) reads absent. */
-  readonly omits: readonly FieldInfo[];
   /** The other fields Go writes at their zero value: absent or null reads as that value. */
   readonly zeros: readonly Zero[];
-  /** Fields whose values hold such fields further down. */
-  readonly nested: readonly Nested[];
+  /** By JSON name, slice, map and scalar (not pointer) fields with `omitempty`: empty or zero (`isGoEmpty`) reads absent. */
+  readonly omits: ReadonlyMap<string, FieldInfo>;
+  /** By JSON name, fields whose values hold such fields further down. */
+  readonly nested: ReadonlyMap<string, Nested>;
+  /** Plans of embedded (inline) messages, whose fields are this object's own. */
+  readonly inline: readonly Plan[];
 }
 
 interface Zero {
@@ -41,9 +47,8 @@ interface Zero {
 }
 
 interface Nested {
-  readonly json: string;
-  /** `one`: a struct; `each`: a list of structs; `values`: a map to structs; `inline`: fields of this object. */
-  readonly shape: 'one' | 'each' | 'values' | 'inline';
+  /** `one`: a struct; `each`: a list of structs; `values`: a map to structs. */
+  readonly shape: 'one' | 'each' | 'values';
   readonly plan: Plan;
 }
 
@@ -106,18 +111,18 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
       }
     }
   }
-  const plans = new Map<string, { nulls: FieldInfo[]; omits: FieldInfo[]; zeros: Zero[]; nested: Nested[] }>();
-  for (const name of holds) plans.set(name, { nulls: [], omits: [], zeros: [], nested: [] });
+  const plans = new Map<string, { nulls: FieldInfo[]; zeros: Zero[]; omits: Map<string, FieldInfo>; nested: Map<string, Nested>; inline: Plan[] }>();
+  for (const name of holds) plans.set(name, { nulls: [], zeros: [], omits: new Map(), nested: new Map(), inline: [] });
   for (const [name, plan] of plans) {
     for (const f of fields.get(name) ?? []) {
       const zero = zeros.get(f);
-      if (isOmittable(f)) plan.omits.push(f);
+      if (isOmittable(f)) plan.omits.set(f.json, f);
       else if (isSliceOrMap(f)) plan.nulls.push(f);
       else if (zero !== undefined) plan.zeros.push(zero);
       const inner = plans.get(messageOf(f) ?? '');
       if (inner === undefined) continue;
-      const shape = f.inline ? 'inline' : f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one';
-      plan.nested.push({ json: f.json, shape, plan: inner });
+      if (f.inline) plan.inline.push(inner);
+      else plan.nested.set(f.json, { shape: f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one', plan: inner });
     }
   }
   return plans;
@@ -130,22 +135,21 @@ function apply(plan: Plan, obj: Record<string, unknown>): void {
     const v = obj[f.json];
     if (v === undefined || isGoEmpty(f, v)) obj[f.json] = null;
   }
-  for (const f of plan.omits) {
-    // JSON null decodes to a scalar's zero as well.
-    const v = obj[f.json];
-    if (v !== undefined && (v === null || isGoEmpty(f, v))) delete obj[f.json];
-  }
   for (const z of plan.zeros) {
     // JSON null decodes to the zero value too (a struct's fields stay zero, a pointer stays nil).
     const v = obj[z.json];
     if (v === undefined || v === null) obj[z.json] = z.make();
   }
-  for (const n of plan.nested) {
-    if (n.shape === 'inline') {
-      apply(n.plan, obj);
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    const f = plan.omits.get(key);
+    // JSON null decodes to a scalar's zero as well.
+    if (f !== undefined && (v === null || isGoEmpty(f, v))) {
+      delete obj[key];
       continue;
     }
-    const v = obj[n.json];
+    const n = plan.nested.get(key);
+    if (n === undefined) continue;
     if (n.shape === 'one') {
       if (isObject(v)) apply(n.plan, v);
     } else if (n.shape === 'each') {
@@ -154,6 +158,7 @@ function apply(plan: Plan, obj: Record<string, unknown>): void {
       for (const x of Object.values(v)) if (isObject(x)) apply(n.plan, x);
     }
   }
+  for (const p of plan.inline) apply(p, obj);
 }
 
 /**
