@@ -70,7 +70,7 @@ export class ShapeMemo<T> {
     if (typeof v !== 'object' || v === null) return this.#step(node, scalarClass(v));
     if (Array.isArray(v)) return this.#step(node, listText(v));
     let n = this.#step(node, objectStart);
-    for (const k of Object.keys(v)) n = this.#walk(this.#step(n, k), v[k]);
+    for (const k in v) n = this.#walk(this.#step(n, k), v[k]);
     return this.#step(n, objectEnd);
   }
 }
@@ -97,6 +97,6 @@ function listText(v: JsonValue | undefined): string {
     return `${out}]`;
   }
   let out = '{';
-  for (const k of Object.keys(v)) out += `${JSON.stringify(k)}:${listText(v[k])},`;
+  for (const k in v) out += `${JSON.stringify(k)}:${listText(v[k])},`;
   return `${out}}`;
 }

@@ -3,7 +3,7 @@
  * `FieldsV1` shape: a tree keyed by path elements `f:<field>`, `k:<key json>`, `v:<value json>`,
  * `i:<index>`; a node that is itself in the set is a member (`"."` when it also has children).
  */
-import { isObject, type JsonObject, type JsonValue } from './json.js';
+import { isEmptyObject, isObject, type JsonObject, type JsonValue } from './json.js';
 
 export class FieldSet {
   member = false;
@@ -18,11 +18,12 @@ export class FieldSet {
   static fromFieldsV1(v: unknown): FieldSet {
     const s = new FieldSet();
     if (!isObject(v)) return s;
-    for (const [k, c] of Object.entries(v)) {
+    for (const k in v) {
+      const c = v[k];
       if (k === '.') s.member = true;
       else {
         const child = FieldSet.fromFieldsV1(c);
-        if (!isObject(c) || Object.keys(c).length === 0) child.member = true;
+        if (!isObject(c) || isEmptyObject(c)) child.member = true;
         s.children.set(k, child);
       }
     }

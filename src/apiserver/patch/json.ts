@@ -18,11 +18,30 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
     return true;
   }
   if (Array.isArray(b)) return false;
-  const ka = Object.keys(a);
-  if (ka.length !== Object.keys(b).length) return false;
-  for (const k of ka) {
+  let keys = 0;
+  for (const k in a) {
+    keys++;
     if (!Object.prototype.hasOwnProperty.call(b, k) || !jsonEqual((a as JsonObject)[k], (b as JsonObject)[k])) return false;
   }
+  return keys === keyCount(b);
+}
+
+/*
+ * The walks over JSON objects below use `for...in`, not `Object.keys`: JSON objects have no inherited
+ * enumerable members, and `for...in` reads V8's key cache where `Object.keys` allocates an array each time
+ * (on the API server's write path those arrays were a tenth of everything it allocated).
+ */
+
+/** The number of members of a JSON object. */
+export function keyCount(o: object): number {
+  let n = 0;
+  for (const _ in o) n++;
+  return n;
+}
+
+/** Whether a JSON object has no members. */
+export function isEmptyObject(o: object): boolean {
+  for (const _ in o) return false;
   return true;
 }
 
@@ -36,7 +55,7 @@ function copyJson(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(copyJson);
   const src = v as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const k of Object.keys(src)) {
+  for (const k in src) {
     // An own `__proto__` key (JSON.parse makes one) must stay a key, not become the prototype.
     if (k === '__proto__') Object.defineProperty(out, k, { value: copyJson(src[k]), enumerable: true, writable: true, configurable: true });
     else out[k] = copyJson(src[k]);

@@ -8,7 +8,7 @@
 import { ApiError, StatusReason } from '../../api/errors.js';
 import { ShapeMemo } from './creation-shape.js';
 import { FieldSet, inPathElementOrder, pathString } from './fieldpath.js';
-import { deepCopy, isObject, jsonEqual, type JsonObject, type JsonValue } from './json.js';
+import { deepCopy, isEmptyObject, isObject, jsonEqual, type JsonObject, type JsonValue } from './json.js';
 import { deepFreeze } from '../../util/deep-freeze.js';
 
 /** The schema view server-side apply needs; the OpenAPI `SchemaNode` satisfies it. */
@@ -150,7 +150,7 @@ function untracked(reset: readonly (readonly string[])[]): Untracked {
 function view(v: JsonValue, u: Untracked | undefined): JsonValue {
   if (u === undefined || !isObject(v)) return v;
   const out: JsonObject = {};
-  for (const k of Object.keys(v)) {
+  for (const k in v) {
     if (u.skip.has(k)) continue;
     out[k] = view(v[k] as JsonValue, u.below.get(k));
   }
@@ -243,11 +243,11 @@ function toFieldSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet)
   switch (kind) {
     case 'struct':
     case 'map': {
-      if (!isObject(v) || Object.keys(v).length === 0) {
+      if (!isObject(v) || isEmptyObject(v)) {
         into.member = true;
         return;
       }
-      for (const [k, x] of Object.entries(v)) toFieldSet(x, childNode(node, kind, k), into.child(`f:${k}`));
+      for (const k in v) toFieldSet(v[k] as JsonValue, childNode(node, kind, k), into.child(`f:${k}`));
       return;
     }
     case 'listMap':
@@ -261,7 +261,7 @@ function toFieldSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet)
         const c = into.child(pe);
         c.member = true;
         if (kind === 'listMap' && isObject(item) && kindOf(itemNode, item) !== 'atomic') {
-          for (const [k, x] of Object.entries(item)) toFieldSet(x, itemNode?.field(k), c.child(`f:${k}`));
+          for (const k in item) toFieldSet(item[k] as JsonValue, itemNode?.field(k), c.child(`f:${k}`));
         }
       }
       return;
@@ -278,7 +278,7 @@ function fullSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet): v
   if (!composite(v)) return;
   const kind = kindOf(node, v);
   if ((kind === 'struct' || kind === 'map') && isObject(v)) {
-    for (const k of Object.keys(v)) {
+    for (const k in v) {
       const x = v[k] as JsonValue;
       const c = into.child(`f:${k}`);
       if (composite(x)) fullSet(x, childNode(node, kind, k), c);
@@ -292,7 +292,7 @@ function fullSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet): v
       c.member = true;
       // With a schema, the kind of an object item does not depend on the item.
       if (kind === 'listMap' && isObject(item) && (itemNode ? (itemKind ??= kindOf(itemNode, item)) : kindOf(itemNode, item)) !== 'atomic') {
-        for (const k of Object.keys(item)) {
+        for (const k in item) {
           const x = item[k] as JsonValue;
           const f = c.child(`f:${k}`);
           if (composite(x)) fullSet(x, itemNode?.field(k), f);
@@ -361,7 +361,7 @@ function compareInto(o: JsonValue | undefined, n: JsonValue | undefined, node: A
       return;
     }
     const ov = isObject(o) ? o : {};
-    for (const k of Object.keys(ov)) {
+    for (const k in ov) {
       if (u?.skip.has(k) === true) continue;
       const a = ov[k] as JsonValue;
       const b = n[k];
@@ -373,7 +373,7 @@ function compareInto(o: JsonValue | undefined, n: JsonValue | undefined, node: A
       compareInto(a, b, composite(a) || composite(b) ? childNode(node, kind, k) : undefined, below, w);
       w.path.pop();
     }
-    for (const k of Object.keys(n)) {
+    for (const k in n) {
       if (Object.prototype.hasOwnProperty.call(ov, k) || u?.skip.has(k) === true) continue;
       const a = ov[k];
       const b = n[k];
@@ -570,7 +570,7 @@ function encode(entries: readonly Entry[]): ManagedFieldsEntry[] {
 function rawIsMember(raw: unknown, root: boolean): boolean {
   if (!isObject(raw)) return !root;
   if (hasOwn(raw, '.')) return true;
-  return !root && Object.keys(raw).length === 0;
+  return !root && isEmptyObject(raw);
 }
 
 function hasOwn(o: object, k: string): boolean {
@@ -581,7 +581,7 @@ function hasOwn(o: object, k: string): boolean {
 function rawIsEmpty(raw: unknown, root: boolean): boolean {
   if (rawIsMember(raw, root)) return false;
   if (!isObject(raw)) return true;
-  for (const k of Object.keys(raw)) if (k !== '.' && !rawIsEmpty(raw[k], false)) return false;
+  for (const k in raw) if (k !== '.' && !rawIsEmpty(raw[k], false)) return false;
   return true;
 }
 

@@ -140,7 +140,8 @@ function apply(plan: Plan, obj: Record<string, unknown>): void {
     const v = obj[z.json];
     if (v === undefined || v === null) obj[z.json] = z.make();
   }
-  for (const key of Object.keys(obj)) {
+  // Deleting the member being visited is safe in `for...in`; members added above are visited too.
+  for (const key in obj) {
     const v = obj[key];
     const f = plan.omits.get(key);
     // JSON null decodes to a scalar's zero as well.

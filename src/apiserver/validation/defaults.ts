@@ -450,7 +450,7 @@ function canonicalizeIn(v: unknown, parentKey: string): void {
   }
   const o = v as Record<string, unknown>;
   const inList = quantityListKeys.has(parentKey);
-  for (const k of Object.keys(o)) {
+  for (const k in o) {
     const x = o[k];
     if (typeof x === 'string' || typeof x === 'number') {
       if ((inList || k === 'sizeLimit') && isQuantity(String(x))) o[k] = canonicalQuantity(String(x));
