@@ -18,6 +18,7 @@ import type { UserInfo } from '../apiserver/registry/policy.js';
 import type { EncodedObject, InProcessClient } from '../apiserver/in-process-client.js';
 import { objectOfStoredText } from '../apiserver/storage/watch-cache.js';
 import { shareTokenProjection } from '../api/service-account-token.js';
+import { reuseUnchanged } from '../util/reuse-unchanged.js';
 import type { CallLatency } from '../apiserver/call-latency.js';
 import { WatchQueue } from '../client/watch-queue.js';
 import { classify, FlowDispatcher, type Classification, type RequestAttributes } from '../apiserver/flow-control.js';
@@ -348,6 +349,8 @@ export class PortConnection {
   private readonly out: Outbox<Request>;
   /** The objects parsed for read-only watches in the current message: one change reaches several informers. */
   private shared = new Map<string, { rv: number | undefined; object: unknown }>();
+  /** By UID, the latest version of each object read-only watches delivered (`reusePrevious`). */
+  private readonly lastSeen = new Map<string, unknown>();
   private readonly onMessage = (m: unknown): void => {
     unbatch(m, (x, batch) => this.receive(x, batch));
     this.shared.clear();
@@ -401,6 +404,20 @@ export class PortConnection {
     return queue.stream();
   }
 
+  /**
+   * A change for read-only watches, with what it left as it was taken from the version seen before
+   * (`reuseUnchanged`); remembers it by UID until its deletion is seen.
+   */
+  private reusePrevious(type: WatchEvent<unknown>['type'], object: unknown): unknown {
+    const uid = (object as KubeObject | null)?.metadata?.uid;
+    if (uid === undefined || uid === '') return object;
+    const prev = this.lastSeen.get(uid);
+    const shared = prev === undefined ? object : reuseUnchanged(object, prev);
+    if (type === 'DELETED') this.lastSeen.delete(uid);
+    else this.lastSeen.set(uid, shared);
+    return shared;
+  }
+
   private receive(m: unknown, batch: readonly unknown[]): void {
     if (!isReply(m)) return;
     if (m.t === 'result' || m.t === 'error') {
@@ -419,6 +436,7 @@ export class PortConnection {
       if (object === undefined) {
         object = rv !== undefined ? objectOfStoredText(json, rv) : (JSON.parse(json) as unknown);
         if (w.readOnly) {
+          object = this.reusePrevious(m.type, object);
           shareTokenProjection(object);
           this.shared.set(json, { rv, object });
         }

@@ -190,6 +190,27 @@ describe('components channel: a Client across a MessagePort', () => {
     }
   });
 
+  test('read-only watches get a change with what it left as it was taken from the version before; a plain watch gets its own', async () => {
+    const ro = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
+    const plain = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default' });
+    try {
+      await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'versions', namespace: 'default', labels: { a: 'b' } }, data: { k: 'v' } });
+      await client.patch(resources.configmaps, 'versions', 'merge', { data: { k: 'w' } }, { namespace: 'default' });
+      const isVersions = (e: WatchEvent<ConfigMap>): boolean => e.object.metadata?.name === 'versions';
+      const [added, plainAdded] = await Promise.all([next(ro, isVersions), next(plain, isVersions)]);
+      const [modified, plainModified] = await Promise.all([next(ro, isVersions), next(plain, isVersions)]);
+      assert.deepEqual(modified.object, plainModified.object);
+      assert.deepEqual(modified.object.data, { k: 'w' });
+      assert.notEqual(modified.object.metadata, added.object.metadata);
+      assert.equal(modified.object.metadata?.labels, added.object.metadata?.labels);
+      assert.notEqual(plainModified.object.metadata?.labels, plainAdded.object.metadata?.labels);
+      assert.deepEqual(added.object.data, { k: 'v' }, 'the earlier version is left as it was');
+    } finally {
+      ro.close();
+      plain.close();
+    }
+  });
+
   test('watches that drop managedFields get changes without them, the object otherwise the same', async () => {
     const trimmed1 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true, managedFieldsUnread: true });
     const trimmed2 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true, managedFieldsUnread: true });
