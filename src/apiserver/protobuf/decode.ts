@@ -12,6 +12,7 @@
 import { WireReader, WireType, toInt32, toInt64, toUint64, zigzag32, zigzag64, type Uint64Parts } from './wire.js';
 import { k8sSchema } from './schema/k8s-1.32.js';
 import type { FieldTuple, ProtoSchema } from './schema/types.js';
+import { isEmptyObject } from '../patch/json.js';
 
 export const PROTOBUF_CONTENT_TYPE = 'application/vnd.kubernetes.protobuf';
 
@@ -460,7 +461,7 @@ export function isGoEmpty(f: FieldInfo, v: unknown): boolean {
   // A pointer that was on the wire is non-nil, so never empty (a non-nil *Time to the zero time marshals as null).
   if (f.goKind === 'pointer') return false;
   if (f.goKind === 'slice' || f.goKind === 'map' || f.repeated || f.map !== undefined) {
-    return v === null || (Array.isArray(v) && v.length === 0) || v === '' || (isRecord(v) && Object.keys(v).length === 0);
+    return v === null || (Array.isArray(v) && v.length === 0) || v === '' || (isRecord(v) && isEmptyObject(v));
   }
   if (f.isMessage) return false;
   return v === '' || v === 0 || v === false;

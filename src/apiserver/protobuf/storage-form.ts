@@ -32,12 +32,17 @@ interface Plan {
   readonly nulls: readonly FieldInfo[];
   /** The other fields Go writes at their zero value: absent or null reads as that value. */
   readonly zeros: readonly Zero[];
-  /** By JSON name, slice, map and scalar (not pointer) fields with `omitempty`: empty or zero (`isGoEmpty`) reads absent. */
-  readonly omits: ReadonlyMap<string, FieldInfo>;
-  /** By JSON name, fields whose values hold such fields further down. */
-  readonly nested: ReadonlyMap<string, Nested>;
+  /** By JSON name (one lookup per member), what a present field may need. */
+  readonly present: ReadonlyMap<string, Present>;
   /** Plans of embedded (inline) messages, whose fields are this object's own. */
   readonly inline: readonly Plan[];
+}
+
+interface Present {
+  /** A slice, map or scalar (not pointer) field with `omitempty`: empty or zero (`isGoEmpty`) reads absent. */
+  readonly omit: FieldInfo | undefined;
+  /** The field's value holds such fields further down. */
+  readonly nested: Nested | undefined;
 }
 
 interface Zero {
@@ -111,18 +116,19 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
       }
     }
   }
-  const plans = new Map<string, { nulls: FieldInfo[]; zeros: Zero[]; omits: Map<string, FieldInfo>; nested: Map<string, Nested>; inline: Plan[] }>();
-  for (const name of holds) plans.set(name, { nulls: [], zeros: [], omits: new Map(), nested: new Map(), inline: [] });
+  const plans = new Map<string, { nulls: FieldInfo[]; zeros: Zero[]; present: Map<string, Present>; inline: Plan[] }>();
+  for (const name of holds) plans.set(name, { nulls: [], zeros: [], present: new Map(), inline: [] });
   for (const [name, plan] of plans) {
     for (const f of fields.get(name) ?? []) {
       const zero = zeros.get(f);
-      if (isOmittable(f)) plan.omits.set(f.json, f);
-      else if (isSliceOrMap(f)) plan.nulls.push(f);
-      else if (zero !== undefined) plan.zeros.push(zero);
+      const omit = isOmittable(f) ? f : undefined;
+      if (omit === undefined && isSliceOrMap(f)) plan.nulls.push(f);
+      else if (omit === undefined && zero !== undefined) plan.zeros.push(zero);
       const inner = plans.get(messageOf(f) ?? '');
-      if (inner === undefined) continue;
-      if (f.inline) plan.inline.push(inner);
-      else plan.nested.set(f.json, { shape: f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one', plan: inner });
+      if (inner !== undefined && f.inline) plan.inline.push(inner);
+      const nested: Nested | undefined =
+        inner === undefined || f.inline ? undefined : { shape: f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one', plan: inner };
+      if (omit !== undefined || nested !== undefined) plan.present.set(f.json, { omit, nested });
     }
   }
   return plans;
@@ -142,14 +148,15 @@ function apply(plan: Plan, obj: Record<string, unknown>): void {
   }
   // Deleting the member being visited is safe in `for...in`; members added above are visited too.
   for (const key in obj) {
+    const p = plan.present.get(key);
+    if (p === undefined) continue;
     const v = obj[key];
-    const f = plan.omits.get(key);
     // JSON null decodes to a scalar's zero as well.
-    if (f !== undefined && (v === null || isGoEmpty(f, v))) {
+    if (p.omit !== undefined && (v === null || isGoEmpty(p.omit, v))) {
       delete obj[key];
       continue;
     }
-    const n = plan.nested.get(key);
+    const n = p.nested;
     if (n === undefined) continue;
     if (n.shape === 'one') {
       if (isObject(v)) apply(n.plan, v);
