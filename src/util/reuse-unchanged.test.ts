@@ -15,7 +15,7 @@ const version = (rv: string, phase: string): Version =>
       spec: { nodeName: 'n1', containers: [{ name: 'app', image: 'nginx:1.27', ports: [{ containerPort: 80 }] }] },
       status: { phase, conditions: [{ type: 'PodScheduled', status: 'True' }] },
     }),
-  );
+  ) as Version;
 
 test('a new version keeps its changes and takes every unchanged part from the previous one', () => {
   const prev = version('1', 'Pending');
