@@ -454,6 +454,28 @@ describe('unknown fields and fieldValidation', () => {
     await srv.stop();
   });
 
+  test('quantities: quantity fields are refused when malformed and stored canonical; other fields keep their text', async () => {
+    const c = srv.http();
+    await c.create(resources.serviceaccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } });
+    const pod = (name: string, cpu: unknown): Obj => ({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'default', annotations: { sizeLimit: '1.0Gi' } },
+      spec: { containers: [{ name: 'a', image: 'i', resources: { requests: { cpu } }, env: [{ name: 'M', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1024Ki' } } }] }] },
+    });
+    await rejectsWith(
+      c.create(resources.pods, pod('q1', 'lots')),
+      400,
+      "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
+    );
+    const created = (await c.create(resources.pods, pod('q2', 0.5))) as Obj & { spec: { containers: { resources: unknown; env: unknown }[] } };
+    assert.deepEqual(created.spec.containers[0]?.resources, { requests: { cpu: '500m' } });
+    assert.deepEqual(created.spec.containers[0]?.env, [{ name: 'M', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } }]);
+    assert.deepEqual(created.metadata?.annotations, { sizeLimit: '1.0Gi' });
+    const cm = await c.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'q3', namespace: 'default' }, data: { sizeLimit: '1.5Gi', other: 'lots' } });
+    assert.deepEqual(cm['data'], { sizeLimit: '1.5Gi', other: 'lots' });
+  });
+
   test('Strict refuses unknown fields with the decoder\'s message; Warn and Ignore drop them', async () => {
     const c = srv.http();
     const body = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'u1', namespace: 'default' }, data: { a: 'b' }, extra: 1, metadata2: {} } as Obj;

@@ -12,6 +12,7 @@ import type { ResourceDef } from '../discovery/resource-defs.js';
 import type { ObjectAttrs, StoredObject } from '../storage/watch-cache.js';
 import { dropRoundTripHorizontalPodAutoscalerAnnotations } from './hpa-conversion.js';
 import { prepareClaimSpec } from './pvc-data-sources.js';
+import { malformedQuantity } from '../validation/resources.js';
 
 /**
  * Kinds whose strategies set metadata.generation to 1 on create and bump it on spec changes. 1.32's
@@ -353,10 +354,15 @@ function setTemplateGeneration(ds: StoredObject, templateGeneration: bigint): vo
  * - apps/v1 DaemonSet: the template generation annotation is parsed into templateGeneration and written
  *   back as its canonical decimal, "0" when absent (so the writer owns it, as on a real server), and
  *   the strategy then sets its value;
- * - autoscaling/v2 HorizontalPodAutoscaler: the v1 round-trip annotations are dropped.
+ * - autoscaling/v2 HorizontalPodAutoscaler: the v1 round-trip annotations are dropped;
+ * - every built-in kind: a malformed quantity fails Quantity's decoder.
  * Returns the conversion error a request gets as a 400 (`... cannot be handled as a DaemonSet: ...`).
  */
 export function convertRequestObject(def: ResourceDef, obj: StoredObject): string | undefined {
+  if (!def.custom) {
+    const malformed = malformedQuantity(def, obj);
+    if (malformed !== undefined) return malformed;
+  }
   if (def.group === 'apps' && def.resource === 'daemonsets') {
     const text = obj.metadata?.annotations?.[templateGenerationAnnotation];
     if (text === undefined) {

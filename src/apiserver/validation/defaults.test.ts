@@ -4,8 +4,9 @@ import type { Deployment, DaemonSet } from 'kubernetes-types/apps/v1.js';
 import type { CronJob } from 'kubernetes-types/batch/v1.js';
 import type { Namespace, PersistentVolume, PersistentVolumeClaim, Pod, Secret, Service } from 'kubernetes-types/core/v1.js';
 import { computePodQOS } from '../../api/qos.js';
-import { applyDefaults, canonicalizeQuantities, defaultCronJob, defaultDaemonSet, defaultDeployment, defaultNamespace, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPod, defaultPodTemplateSpec, defaultSecret, defaultService, defaultStatefulSet, imageTag, prepareServiceForUpdate } from './defaults.js';
-import { canonicalQuantity, isQuantity } from '../../api/quantity.js';
+import { applyDefaults, canonicalizeQuantities, type DefaultedKind, defaultCronJob, defaultDaemonSet, defaultDeployment, defaultNamespace, defaultPersistentVolume, defaultPersistentVolumeClaim, defaultPod, defaultPodTemplateSpec, defaultSecret, defaultService, defaultStatefulSet, imageTag, prepareServiceForUpdate } from './defaults.js';
+import { malformedQuantity } from './resources.js';
+import type { KubeObject } from '../../client/client.js';
 
 test('imagePullPolicy: Always for :latest or no tag, IfNotPresent otherwise (ParseImageName)', () => {
   const cases: [string, string][] = [
@@ -148,53 +149,102 @@ test('quantities are stored in canonical form', () => {
   assert.equal(pod.spec.volumes[0]?.emptyDir.sizeLimit, '1000Mi');
 });
 
-/** canonicalizeQuantities as it was first written (an Object.entries walk), the reference for the faster walk. */
-function canonicalizeQuantitiesReference(obj: unknown): void {
-  const listKeys = new Set(['limits', 'requests', 'overhead', 'podFixed', 'capacity', 'allocatable', 'hard', 'used', 'max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']);
-  const visit = (v: unknown, parentKey: string): void => {
-    if (Array.isArray(v)) {
-      for (const x of v) visit(x, '');
-      return;
-    }
-    if (v === null || typeof v !== 'object') return;
-    const o = v as Record<string, unknown>;
-    for (const [k, x] of Object.entries(o)) {
-      const isListValue = listKeys.has(parentKey) && (typeof x === 'string' || typeof x === 'number');
-      if ((isListValue || (k === 'sizeLimit' && (typeof x === 'string' || typeof x === 'number'))) && isQuantity(String(x))) {
-        o[k] = canonicalQuantity(String(x));
-        continue;
-      }
-      visit(x, k);
-    }
-  };
-  visit(obj, '');
-}
-
-const quantityCases: { name: string; obj: unknown }[] = [
+const quantityCases: { name: string; kind: DefaultedKind; obj: unknown; want: unknown }[] = [
   {
-    name: 'container requests and limits, numbers and strings',
-    obj: { spec: { containers: [{ name: 'a', resources: { requests: { cpu: 0.1, memory: '1.5Gi' }, limits: { cpu: 1, memory: '1536Mi', 'nvidia.com/gpu': '2' } } }] } },
+    name: 'pod: requests, limits and overhead as numbers and strings, emptyDir sizeLimit, a downward API divisor',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    obj: {
+      spec: {
+        containers: [{ name: 'a', resources: { requests: { cpu: 0.1, memory: '1.5Gi' }, limits: { cpu: 1, memory: '1536Mi', 'nvidia.com/gpu': '2' } }, env: [{ name: 'M', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1024Ki' } } }] }],
+        initContainers: [{ name: 'i', resources: { requests: { cpu: '.05' } } }],
+        overhead: { cpu: 0.25 },
+        volumes: [{ name: 'v', emptyDir: { sizeLimit: '1000M' } }, { name: 'w', emptyDir: { sizeLimit: 'lots' } }],
+      },
+      status: { containerStatuses: [{ name: 'a', allocatedResources: { cpu: '1000m' } }] },
+    },
+    want: {
+      spec: {
+        containers: [{ name: 'a', resources: { requests: { cpu: '100m', memory: '1536Mi' }, limits: { cpu: '1', memory: '1536Mi', 'nvidia.com/gpu': '2' } }, env: [{ name: 'M', valueFrom: { resourceFieldRef: { resource: 'limits.memory', divisor: '1Mi' } } }] }],
+        initContainers: [{ name: 'i', resources: { requests: { cpu: '50m' } } }],
+        overhead: { cpu: '250m' },
+        volumes: [{ name: 'v', emptyDir: { sizeLimit: '1G' } }, { name: 'w', emptyDir: { sizeLimit: 'lots' } }],
+      },
+      status: { containerStatuses: [{ name: 'a', allocatedResources: { cpu: '1' } }] },
+    },
   },
-  { name: 'emptyDir sizeLimit anywhere, and a malformed one left alone', obj: { volumes: [{ emptyDir: { sizeLimit: '1000M' } }, { emptyDir: { sizeLimit: 'lots' } }], x: { sizeLimit: 2 } } },
-  { name: 'node capacity and allocatable', obj: { status: { capacity: { cpu: '8', memory: '32Gi', pods: 110 }, allocatable: { cpu: '7800m', memory: '31.5Gi' } } } },
-  { name: 'limit range items (max, min, default, defaultRequest, maxLimitRequestRatio)', obj: { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '.05' }, default: { memory: '0.5Gi' }, defaultRequest: { cpu: 0.25 }, maxLimitRequestRatio: { cpu: '10' } }] } } },
-  { name: 'quota hard and used', obj: { spec: { hard: { 'requests.cpu': '1000m', pods: '10' } }, status: { hard: { cpu: 1e3 }, used: { cpu: '0' } } } },
-  { name: 'lists nested in a resource list key are not resource lists', obj: { limits: [{ cpu: '0.5' }], requests: { nested: { cpu: '0.5' } } } },
-  { name: 'non-quantity values: booleans, null, arrays, annotations', obj: { metadata: { annotations: { sizeLimit: '1.0Gi', requests: '1' }, labels: { a: 'b' } }, requests: { a: true, b: null, c: [1, 2], d: 'x' } } },
-  { name: 'an own __proto__ key (as JSON.parse makes) is walked as data', obj: JSON.parse('{"__proto__":{"limits":{"cpu":"0.5"}},"requests":{"__proto__":"1.5Gi"}}') as unknown },
-  { name: 'managed fields keys are walked without change', obj: { metadata: { managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:containers': { 'k:{"name":"a"}': { 'f:resources': { 'f:requests': { 'f:cpu': {} } } } } } } }] } } },
-  { name: 'scalars at the top', obj: '0.5' },
+  {
+    name: 'pod: metadata is no quantity, whatever its keys (annotations, managedFields)',
+    kind: { group: '', version: 'v1', kind: 'Pod' },
+    obj: { metadata: { annotations: { sizeLimit: '1.0Gi', requests: '1' }, labels: { limits: '0.5' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:overhead': { 'f:cpu': {} } } } }] } },
+    want: { metadata: { annotations: { sizeLimit: '1.0Gi', requests: '1' }, labels: { limits: '0.5' }, managedFields: [{ manager: 'm', fieldsV1: { 'f:spec': { 'f:overhead': { 'f:cpu': {} } } } }] } },
+  },
+  {
+    name: 'configmap: data keys named like quantity fields keep their text',
+    kind: { group: '', version: 'v1', kind: 'ConfigMap' },
+    obj: { data: { sizeLimit: '1.5Gi', limits: '0.5' } },
+    want: { data: { sizeLimit: '1.5Gi', limits: '0.5' } },
+  },
+  {
+    name: 'node capacity and allocatable',
+    kind: { group: '', version: 'v1', kind: 'Node' },
+    obj: { status: { capacity: { cpu: '8', memory: '32Gi', pods: 110 }, allocatable: { cpu: '7800m', memory: '31.5Gi' } } },
+    want: { status: { capacity: { cpu: '8', memory: '32Gi', pods: '110' }, allocatable: { cpu: '7800m', memory: '32256Mi' } } },
+  },
+  {
+    name: 'limit range items (max, min, default, defaultRequest, maxLimitRequestRatio)',
+    kind: { group: '', version: 'v1', kind: 'LimitRange' },
+    obj: { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '.05' }, default: { memory: '0.5Gi' }, defaultRequest: { cpu: 0.25 }, maxLimitRequestRatio: { cpu: '10' } }] } },
+    want: { spec: { limits: [{ type: 'Container', max: { cpu: '2' }, min: { cpu: '50m' }, default: { memory: '512Mi' }, defaultRequest: { cpu: '250m' }, maxLimitRequestRatio: { cpu: '10' } }] } },
+  },
+  {
+    name: 'quota hard and used',
+    kind: { group: '', version: 'v1', kind: 'ResourceQuota' },
+    obj: { spec: { hard: { 'requests.cpu': '1000m', pods: '10' } }, status: { hard: { cpu: 1e3 }, used: { cpu: '0' } } },
+    want: { spec: { hard: { 'requests.cpu': '1', pods: '10' } }, status: { hard: { cpu: '1k' }, used: { cpu: '0' } } },
+  },
+  {
+    name: 'a deployment\'s pod template',
+    kind: { group: 'apps', version: 'v1', kind: 'Deployment' },
+    obj: { spec: { template: { spec: { containers: [{ name: 'a', resources: { limits: { memory: '0.5Gi' } } }] } } } },
+    want: { spec: { template: { spec: { containers: [{ name: 'a', resources: { limits: { memory: '512Mi' } } }] } } } },
+  },
+  {
+    name: 'a HorizontalPodAutoscaler\'s metric targets',
+    kind: { group: 'autoscaling', version: 'v2', kind: 'HorizontalPodAutoscaler' },
+    obj: { spec: { metrics: [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1.5Gi' } } }, { type: 'External', external: { metric: { name: 'q' }, target: { type: 'Value', value: 0.5 } } }] } },
+    want: { spec: { metrics: [{ type: 'Resource', resource: { name: 'memory', target: { type: 'AverageValue', averageValue: '1536Mi' } } }, { type: 'External', external: { metric: { name: 'q' }, target: { type: 'Value', value: '500m' } } }] } },
+  },
+  {
+    name: 'a CSIStorageCapacity\'s capacity and maximum volume size',
+    kind: { group: 'storage.k8s.io', version: 'v1', kind: 'CSIStorageCapacity' },
+    obj: { storageClassName: 's', capacity: '1.5Gi', maximumVolumeSize: 1e9 },
+    want: { storageClassName: 's', capacity: '1536Mi', maximumVolumeSize: '1G' },
+  },
+  {
+    name: 'the version comes from the object when the kind names none',
+    kind: { group: 'node.k8s.io', kind: 'RuntimeClass' },
+    obj: { apiVersion: 'node.k8s.io/v1', handler: 'h', overhead: { podFixed: { cpu: '0.25' } } },
+    want: { apiVersion: 'node.k8s.io/v1', handler: 'h', overhead: { podFixed: { cpu: '250m' } } },
+  },
 ];
 
 for (const tc of quantityCases) {
-  test(`canonicalizeQuantities walks as its reference did: ${tc.name}`, () => {
-    const want = JSON.parse(JSON.stringify(tc.obj)) as unknown;
-    const got = JSON.parse(JSON.stringify(tc.obj)) as unknown;
-    canonicalizeQuantitiesReference(want);
-    canonicalizeQuantities(got);
-    assert.equal(JSON.stringify(got), JSON.stringify(want));
+  test(`canonicalizeQuantities: ${tc.name}`, () => {
+    const got = JSON.parse(JSON.stringify(tc.obj)) as KubeObject;
+    canonicalizeQuantities(tc.kind, got);
+    assert.deepEqual(got, tc.want);
   });
 }
+
+test('malformedQuantity: upstream\'s decoder message for a malformed quantity field, none for other fields', () => {
+  const message = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+  const pod = { spec: { containers: [{ name: 'a', resources: { limits: { cpu: 'one' } } }] } };
+  assert.equal(malformedQuantity({ group: '', version: 'v1', kind: 'Pod' }, pod), message);
+  assert.equal(malformedQuantity({ group: '', version: 'v1', kind: 'Pod' }, { spec: { volumes: [{ name: 'v', emptyDir: { sizeLimit: 'lots' } }] } }), message);
+  assert.equal(malformedQuantity({ group: '', version: 'v1', kind: 'Pod' }, { spec: { containers: [{ name: 'a', resources: { limits: { cpu: '1', memory: 1e9 } } }] } }), undefined);
+  assert.equal(malformedQuantity({ group: '', version: 'v1', kind: 'ConfigMap' }, { data: { sizeLimit: 'lots' }, metadata: { annotations: { requests: 'x' } } }), undefined);
+  assert.equal(malformedQuantity({ group: 'example.com', version: 'v1', kind: 'Widget' }, { spec: { limits: { cpu: 'x' } } }), undefined);
+});
 
 test('webhook configurations and admission policies get admissionregistration/v1 defaults', () => {
   const vwc = { webhooks: [{ name: 'a.example.com', rules: [{ operations: ['CREATE'] }], clientConfig: { service: { namespace: 'ns', name: 'svc' } } }] };

@@ -26,6 +26,7 @@ import type { FlowSchema, FlowSchemaSpec, PriorityLevelConfiguration } from 'kub
 import type { APIService } from '../local-apiservices.js';
 import type { KubeObject } from '../../client/client.js';
 import { canonicalQuantity, isQuantity } from '../../api/quantity.js';
+import { visitQuantities } from '../protobuf/quantity-fields.js';
 import { externallyAccessible } from './service.js';
 import { given, unset } from '../../util/go-nil.js';
 
@@ -429,35 +430,17 @@ export function defaultLimitRange(lr: LimitRange): void {
   }
 }
 
-const quantityListKeys = new Set(['limits', 'requests', 'overhead', 'podFixed', 'capacity', 'allocatable', 'hard', 'used', 'max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']);
-
 /**
- * Rewrites every quantity in resource lists (`resources.limits`, `overhead`, `status.capacity`, LimitRange
- * items, ...) and `emptyDir.sizeLimit` to its canonical string, as the API server stores and returns it
- * (`cpu: .1` -> `100m`, `memory: 1.5Gi` -> `1536Mi`, `cpu: 1` -> `"1"`). Malformed values are left alone
- * (`findMalformedQuantity` reports them first).
+ * Rewrites every quantity the kind's schema declares (resource lists such as `resources.limits`, `overhead`,
+ * `status.capacity`, LimitRange items; single ones such as `emptyDir.sizeLimit`, a downward API `divisor`,
+ * an HPA target's `averageValue`) to its canonical string, as the API server stores and returns it
+ * (`cpu: .1` -> `100m`, `memory: 1.5Gi` -> `1536Mi`, `cpu: 1` -> `"1"`). Other fields keep their text.
+ * Malformed values are left alone (`quantityDecodeError` refuses them first).
  */
-export function canonicalizeQuantities(obj: unknown): void {
-  canonicalizeIn(obj, '');
-}
-
-/** The walk of `canonicalizeQuantities` (module-level and allocation-free: it runs over every written object). */
-function canonicalizeIn(v: unknown, parentKey: string): void {
-  if (v === null || typeof v !== 'object') return;
-  if (Array.isArray(v)) {
-    for (const x of v) canonicalizeIn(x, '');
-    return;
-  }
-  const o = v as Record<string, unknown>;
-  const inList = quantityListKeys.has(parentKey);
-  for (const k in o) {
-    const x = o[k];
-    if (typeof x === 'string' || typeof x === 'number') {
-      if ((inList || k === 'sizeLimit') && isQuantity(String(x))) o[k] = canonicalQuantity(String(x));
-    } else if (x !== null && typeof x === 'object') {
-      canonicalizeIn(x, k);
-    }
-  }
+export function canonicalizeQuantities(kind: DefaultedKind, obj: KubeObject): void {
+  visitQuantities(apiVersionOf(kind, obj), kind.kind, obj, (holder, key, value) => {
+    if ((typeof value === 'string' || typeof value === 'number') && isQuantity(String(value))) holder[key] = canonicalQuantity(String(value));
+  });
 }
 
 type Rule = { scope?: string };
@@ -741,13 +724,19 @@ export interface DefaultedKind {
 /** Applies the defaults of the given kind in the given version, then canonicalizes its quantities. */
 export function applyDefaults(kind: DefaultedKind, obj: KubeObject): void {
   applyKindDefaults(kind, obj);
-  canonicalizeQuantities(obj);
+  canonicalizeQuantities(kind, obj);
 }
 
 function versionOf(kind: DefaultedKind, obj: KubeObject): string {
   if (kind.version !== undefined) return kind.version;
   const apiVersion = obj.apiVersion ?? '';
   return apiVersion.slice(apiVersion.indexOf('/') + 1);
+}
+
+/** The object's API version; `v1` of the kind's group when neither the kind nor the object names a version. */
+function apiVersionOf(kind: DefaultedKind, obj: KubeObject): string {
+  const version = versionOf(kind, obj) || 'v1';
+  return kind.group === '' ? version : `${kind.group}/${version}`;
 }
 
 function applyKindDefaults(kind: DefaultedKind, obj: KubeObject): void {

@@ -3,7 +3,6 @@ import assert from 'node:assert/strict';
 import type { Container, Pod, PodSpec } from 'kubernetes-types/core/v1.js';
 import { aggregateMessage, fieldErrorString, Path } from '../../api/field-errors.js';
 import { defaultPod } from './defaults.js';
-import { quantityDecodeError } from './resources.js';
 import { validateLinux, validateOS, validatePodCreate, validatePodUpdate, validateWindows, validateWindowsHostProcessPod } from './pod.js';
 
 function container(name: string, extra: Partial<Container> = {}): Container {
@@ -273,15 +272,6 @@ test('security contexts: IDs in range; hostNetwork ports must match host ports',
     'spec.securityContext.runAsUser: Invalid value: -1: must be between 0 and 2147483647, inclusive',
     'spec.containers[0].securityContext.runAsGroup: Invalid value: 2147483648: must be between 0 and 2147483647, inclusive',
   ]);
-});
-
-test('a malformed quantity is the decoder\'s 400, before validation', () => {
-  const pod = makePod({ containers: [container('ctr', { resources: { limits: { cpu: 'one' } } })] });
-  assert.equal(
-    quantityDecodeError({ kind: 'Pod', version: 'v1' }, pod)?.message,
-    "Pod in version \"v1\" cannot be handled as a Pod: quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'",
-  );
-  assert.equal(quantityDecodeError({ kind: 'Pod', version: 'v1' }, makePod()), undefined);
 });
 
 test('pod update: empty strings and lists equal absent fields, as Go sees them', () => {

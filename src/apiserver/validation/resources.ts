@@ -6,7 +6,7 @@ import type { ResourceRequirements } from 'kubernetes-types/core/v1.js';
 import { type FieldError, fieldErrors, GoValue, type Path } from '../../api/field-errors.js';
 import { compareQuantities, formatQuantity, isQuantity, parseQuantity, type Quantity } from '../../api/quantity.js';
 import { isQualifiedName } from './_names.js';
-import { type ApiError, apiErrors } from '../../api/errors.js';
+import { visitQuantities } from '../protobuf/quantity-fields.js';
 
 type ResourceList = Record<string, string | number>;
 
@@ -153,45 +153,16 @@ export function validateResourceList(list: Record<string, string | number> | und
 /** The message upstream's decoder gives for a malformed quantity (a 400, before validation). */
 export const quantityDecodeMessage = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
 
-const quantityMapKeys = new Set(['limits', 'requests', 'overhead', 'podFixed', 'capacity', 'allocatable', 'hard', 'used', 'max', 'min', 'default', 'defaultRequest', 'maxLimitRequestRatio']);
-
 /**
- * Finds the first malformed quantity in an object (any value under a resource-list field such as
- * `resources.limits`, `overhead`, `status.capacity`, plus `emptyDir.sizeLimit` and PVC storage). The API
- * server answers such a body with 400 `<Kind> in version "v1" cannot be handled as a <Kind>: <message>`.
- * Returns undefined when every quantity parses.
+ * Upstream's decoder message for the first malformed quantity of an object of a built-in kind, in the
+ * fields its schema declares as quantities (`visitQuantities`); undefined when every one parses.
+ * kube-apiserver answers such a body with 400 `<Kind> in version "<version>" cannot be handled as a
+ * <Kind>: <message>`, before defaulting or validation.
  */
-export function findMalformedQuantity(obj: unknown): string | undefined {
-  const visit = (v: unknown, parentKey: string): string | undefined => {
-    if (Array.isArray(v)) {
-      for (const x of v) {
-        const r = visit(x, '');
-        if (r !== undefined) return r;
-      }
-      return undefined;
-    }
-    if (v === null || typeof v !== 'object') return undefined;
-    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
-      if (quantityMapKeys.has(parentKey) && (typeof x === 'string' || typeof x === 'number')) {
-        if (!isQuantity(String(x))) return quantityDecodeMessage;
-        continue;
-      }
-      if (k === 'sizeLimit' && typeof x === 'string' && !isQuantity(x)) return quantityDecodeMessage;
-      const r = visit(x, k);
-      if (r !== undefined) return r;
-    }
-    return undefined;
-  };
-  return visit(obj, '');
-}
-
-/**
- * The 400 kube-apiserver answers when a body's quantity does not parse (its decoder fails before
- * defaulting or validation): `<Kind> in version "<version>" cannot be handled as a <Kind>: <message>`.
- * Returns undefined when every quantity parses.
- */
-export function quantityDecodeError(kind: { kind: string; version: string }, obj: unknown): ApiError | undefined {
-  const msg = findMalformedQuantity(obj);
-  if (msg === undefined) return undefined;
-  return apiErrors.badRequest(`${kind.kind} in version "${kind.version}" cannot be handled as a ${kind.kind}: ${msg}`);
+export function malformedQuantity(kind: { group: string; version: string; kind: string }, obj: unknown): string | undefined {
+  let found: string | undefined;
+  visitQuantities(kind.group === '' ? kind.version : `${kind.group}/${kind.version}`, kind.kind, obj, (_holder, _key, value) => {
+    if (found === undefined && (typeof value === 'string' || typeof value === 'number') && !isQuantity(String(value))) found = quantityDecodeMessage;
+  });
+  return found;
 }
