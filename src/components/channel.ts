@@ -375,6 +375,7 @@ export class PortConnection {
     this.pending.clear();
     for (const w of this.watches.values()) w.end();
     this.watches.clear();
+    this.lastSeen.clear();
   }
 
   call<T>(user: UserInfo, method: Method, args: unknown[]): Promise<T> {
@@ -389,7 +390,10 @@ export class PortConnection {
   watch<T>(user: UserInfo, res: ResourceType, opts: WatchOptions): WatchStream<T> {
     const id = this.nextId++;
     const queue = new WatchQueue<T>(() => {
-      if (this.watches.delete(id)) this.out.send({ t: 'unwatch', id });
+      if (this.watches.delete(id)) {
+        this.out.send({ t: 'unwatch', id });
+        this.forgetUnwatched();
+      }
     });
     if (this.closed) {
       queue.end();
@@ -416,6 +420,12 @@ export class PortConnection {
     if (type === 'DELETED') this.lastSeen.delete(uid);
     else this.lastSeen.set(uid, shared);
     return shared;
+  }
+
+  /** With no read-only watch left, nobody would see the deletions that let `lastSeen` forget: forget now. */
+  private forgetUnwatched(): void {
+    for (const w of this.watches.values()) if (w.readOnly) return;
+    this.lastSeen.clear();
   }
 
   private receive(m: unknown, batch: readonly unknown[]): void {
@@ -445,6 +455,7 @@ export class PortConnection {
     } else {
       const w = this.watches.get(m.id);
       this.watches.delete(m.id);
+      this.forgetUnwatched();
       w?.end();
     }
   }

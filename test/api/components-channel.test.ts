@@ -211,6 +211,23 @@ describe('components channel: a Client across a MessagePort', () => {
     }
   });
 
+  test('once no read-only watch is left, versions seen before are forgotten', async () => {
+    const first = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
+    const isForgotten = (e: WatchEvent<ConfigMap>): boolean => e.object.metadata?.name === 'forgotten';
+    await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'forgotten', namespace: 'default', labels: { a: 'b' } } });
+    const added = await next(first, isForgotten);
+    first.close();
+    const second = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
+    try {
+      await client.patch(resources.configmaps, 'forgotten', 'merge', { data: { k: 'w' } }, { namespace: 'default' });
+      const modified = await next(second, isForgotten);
+      assert.deepEqual(modified.object.metadata?.labels, added.object.metadata?.labels);
+      assert.notEqual(modified.object.metadata?.labels, added.object.metadata?.labels);
+    } finally {
+      second.close();
+    }
+  });
+
   test('watches that drop managedFields get changes without them, the object otherwise the same', async () => {
     const trimmed1 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true, managedFieldsUnread: true });
     const trimmed2 = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true, managedFieldsUnread: true });

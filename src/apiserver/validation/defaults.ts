@@ -435,7 +435,7 @@ export function defaultLimitRange(lr: LimitRange): void {
  * `status.capacity`, LimitRange items; single ones such as `emptyDir.sizeLimit`, a downward API `divisor`,
  * an HPA target's `averageValue`) to its canonical string, as the API server stores and returns it
  * (`cpu: .1` -> `100m`, `memory: 1.5Gi` -> `1536Mi`, `cpu: 1` -> `"1"`). Other fields keep their text.
- * Malformed values are left alone (`quantityDecodeError` refuses them first).
+ * Malformed values are left alone (`malformedQuantity` refuses them first).
  */
 export function canonicalizeQuantities(kind: DefaultedKind, obj: KubeObject): void {
   visitQuantities(apiVersionOf(kind, obj), kind.kind, obj, (holder, key, value) => {
