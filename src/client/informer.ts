@@ -164,7 +164,8 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
   private readonly cache = new Map<string, T>();
   private readonly indices = new Map<string, Map<string, Set<string>>>();
   private readonly indexFns = new Map<string, (obj: T) => string[]>();
-  private readonly handlers: InformerHandlers<T>[] = [];
+  /** Replaced, never changed, when a handler is added: a notification in progress keeps the list it began with. */
+  private handlers: readonly InformerHandlers<T>[] = [];
   private readonly syncWaiters = new Set<{ resolve: () => void; reject: (e: Error) => void }>();
   private started = false;
   private stopped = false;
@@ -200,7 +201,7 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
   }
 
   addHandlers(h: InformerHandlers<T>): void {
-    this.handlers.push(h);
+    this.handlers = [...this.handlers, h];
     if (h.onAdd === undefined) return;
     for (const obj of [...this.cache.values()]) this.call(() => h.onAdd?.(obj));
   }
@@ -341,16 +342,16 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
       const old = this.cache.get(key);
       if (old === undefined) {
         this.store(key, obj);
-        this.notify((h) => h.onAdd?.(obj));
+        this.notify('add', obj);
       } else if (old.metadata?.resourceVersion !== obj.metadata?.resourceVersion) {
         this.store(key, obj);
-        this.notify((h) => h.onUpdate?.(old, obj));
+        this.notify('update', obj, old);
       }
     }
     for (const [key, old] of [...this.cache]) {
       if (seen.has(key)) continue;
       this.remove(key);
-      this.notify((h) => h.onDelete?.(old));
+      this.notify('delete', old);
     }
     this.lastRV = rv;
     if (!this.synced) {
@@ -411,12 +412,12 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
     if (type === 'DELETED') {
       if (old === undefined) return;
       this.remove(key);
-      this.notify((h) => h.onDelete?.(obj));
+      this.notify('delete', obj);
       return;
     }
     this.store(key, obj);
-    if (old === undefined) this.notify((h) => h.onAdd?.(obj));
-    else this.notify((h) => h.onUpdate?.(old, obj));
+    if (old === undefined) this.notify('add', obj);
+    else this.notify('update', obj, old);
   }
 
   private selectors(): { namespace?: string; labelSelector?: string; fieldSelector?: string } {
@@ -478,8 +479,17 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
     }
   }
 
-  private notify(fn: (h: InformerHandlers<T>) => void): void {
-    for (const h of [...this.handlers]) this.call(() => fn(h));
+  /** Tells every handler of a change, without a closure per handler: informers of pods notify for every change. */
+  private notify(change: 'add' | 'update' | 'delete', obj: T, old?: T): void {
+    for (const h of this.handlers) {
+      try {
+        if (change === 'add') h.onAdd?.(obj);
+        else if (change === 'update') h.onUpdate?.(old as T, obj);
+        else h.onDelete?.(obj);
+      } catch (err) {
+        this.log('event handler failed', err);
+      }
+    }
   }
 
   private call(fn: () => void): void {
