@@ -20,7 +20,6 @@ function isObject(v: unknown): v is Record<string, unknown> {
  */
 export function reuseUnchanged(next: unknown, prev: unknown): unknown {
   if (next === prev) return prev;
-  if (typeof next === 'string') return next === prev ? prev : next;
   if (typeof next !== 'object' || next === null || typeof prev !== 'object' || prev === null) return next;
   if (Array.isArray(next)) {
     if (!Array.isArray(prev)) return next;

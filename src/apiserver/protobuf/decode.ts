@@ -119,9 +119,7 @@ export class ProtobufDecoder {
 
   constructor(private readonly schema: ProtoSchema = k8sSchema) {
     this.arrayWrappers = new Set(schema.arrayWrappers);
-    for (const [name, tuples] of Object.entries(schema.messages)) {
-      const pkg = name.slice(0, name.lastIndexOf('.'));
-      const fields = tuples.map((t) => fieldInfo(t, pkg));
+    for (const [name, fields] of schemaFields(schema)) {
       this.messages.set(name, { name, fields, byNumber: new Map(fields.map((f) => [f.number, f])) });
     }
   }
@@ -375,6 +373,27 @@ export function decodeProtobufObject(body: Uint8Array, defaults?: KindDefaults):
 /** `ProtobufDecoder.zeroJson` for the built-in schema. */
 export function goZeroJson(f: FieldInfo): { value: unknown } | undefined {
   return defaultDecoder.zeroJson(f);
+}
+
+/** Every message of a schema with its fields, by fully qualified name. */
+export function schemaFields(schema: ProtoSchema): Map<string, FieldInfo[]> {
+  const fields = new Map<string, FieldInfo[]>();
+  for (const [name, tuples] of Object.entries(schema.messages)) {
+    const pkg = name.slice(0, name.lastIndexOf('.'));
+    fields.set(name, tuples.map((t) => fieldInfo(t, pkg)));
+  }
+  return fields;
+}
+
+/** The message a field's value (or its elements, or its map values) is, if any. */
+export function valueMessage(f: FieldInfo): string | undefined {
+  if (f.map !== undefined) return f.map.valueIsMessage ? f.map.value : undefined;
+  return f.isMessage ? f.type : undefined;
+}
+
+/** How a field holds its values in JSON: `one` itself, `each` element of a list, the `values` of a map. */
+export function valueShape(f: FieldInfo): 'one' | 'each' | 'values' {
+  return f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one';
 }
 
 export function fieldInfo(t: FieldTuple, pkg: string): FieldInfo {

@@ -18,7 +18,7 @@
  * Custom resources are stored as JSON and keep their empty lists.
  */
 import { isObject } from '../patch/json.js';
-import { fieldInfo, goZeroJson, isGoEmpty, type FieldInfo } from './decode.js';
+import { goZeroJson, isGoEmpty, schemaFields, valueMessage, valueShape, type FieldInfo } from './decode.js';
 import { k8sSchema } from './schema/k8s-1.32.js';
 import type { ProtoSchema } from './schema/types.js';
 
@@ -84,19 +84,9 @@ function zeroOf(f: FieldInfo): Zero | undefined {
   return { json: f.json, make: () => JSON.parse(text) as unknown };
 }
 
-/** The message a field's value (or its elements, or its map values) is, if any. */
-function messageOf(f: FieldInfo): string | undefined {
-  if (f.map !== undefined) return f.map.valueIsMessage ? f.map.value : undefined;
-  return f.isMessage ? f.type : undefined;
-}
-
 /** The plans of every message that can hold a slice, a map, an omittable scalar or a written zero, keyed by message name. */
 function buildPlans(schema: ProtoSchema): Map<string, Plan> {
-  const fields = new Map<string, FieldInfo[]>();
-  for (const [name, tuples] of Object.entries(schema.messages)) {
-    const pkg = name.slice(0, name.lastIndexOf('.'));
-    fields.set(name, tuples.map((t) => fieldInfo(t, pkg)));
-  }
+  const fields = schemaFields(schema);
   const zeros = new Map<FieldInfo, Zero>();
   for (const fs of fields.values()) {
     for (const f of fs) {
@@ -110,7 +100,7 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
     grew = false;
     for (const [name, fs] of fields) {
       if (holds.has(name)) continue;
-      if (fs.some((f) => isSliceOrMap(f) || isOmittable(f) || zeros.has(f) || holds.has(messageOf(f) ?? ''))) {
+      if (fs.some((f) => isSliceOrMap(f) || isOmittable(f) || zeros.has(f) || holds.has(valueMessage(f) ?? ''))) {
         holds.add(name);
         grew = true;
       }
@@ -124,10 +114,9 @@ function buildPlans(schema: ProtoSchema): Map<string, Plan> {
       const omit = isOmittable(f) ? f : undefined;
       if (omit === undefined && isSliceOrMap(f)) plan.nulls.push(f);
       else if (omit === undefined && zero !== undefined) plan.zeros.push(zero);
-      const inner = plans.get(messageOf(f) ?? '');
+      const inner = plans.get(valueMessage(f) ?? '');
       if (inner !== undefined && f.inline) plan.inline.push(inner);
-      const nested: Nested | undefined =
-        inner === undefined || f.inline ? undefined : { shape: f.map !== undefined ? 'values' : f.repeated ? 'each' : 'one', plan: inner };
+      const nested: Nested | undefined = inner === undefined || f.inline ? undefined : { shape: valueShape(f), plan: inner };
       if (omit !== undefined || nested !== undefined) plan.present.set(f.json, { omit, nested });
     }
   }

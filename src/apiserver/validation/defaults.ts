@@ -438,7 +438,8 @@ export function defaultLimitRange(lr: LimitRange): void {
  * Malformed values are left alone (`malformedQuantity` refuses them first).
  */
 export function canonicalizeQuantities(kind: DefaultedKind, obj: KubeObject): void {
-  visitQuantities(apiVersionOf(kind, obj), kind.kind, obj, (holder, key, value) => {
+  // `v1` of the kind's group when neither the kind nor the object names a version.
+  visitQuantities({ group: kind.group, version: versionOf(kind, obj) || 'v1', kind: kind.kind }, obj, (holder, key, value) => {
     if ((typeof value === 'string' || typeof value === 'number') && isQuantity(String(value))) holder[key] = canonicalQuantity(String(value));
   });
 }
@@ -731,12 +732,6 @@ function versionOf(kind: DefaultedKind, obj: KubeObject): string {
   if (kind.version !== undefined) return kind.version;
   const apiVersion = obj.apiVersion ?? '';
   return apiVersion.slice(apiVersion.indexOf('/') + 1);
-}
-
-/** The object's API version; `v1` of the kind's group when neither the kind nor the object names a version. */
-function apiVersionOf(kind: DefaultedKind, obj: KubeObject): string {
-  const version = versionOf(kind, obj) || 'v1';
-  return kind.group === '' ? version : `${kind.group}/${version}`;
 }
 
 function applyKindDefaults(kind: DefaultedKind, obj: KubeObject): void {

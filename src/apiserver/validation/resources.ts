@@ -161,7 +161,7 @@ export const quantityDecodeMessage = "quantities must match the regular expressi
  */
 export function malformedQuantity(kind: { group: string; version: string; kind: string }, obj: unknown): string | undefined {
   let found: string | undefined;
-  visitQuantities(kind.group === '' ? kind.version : `${kind.group}/${kind.version}`, kind.kind, obj, (_holder, _key, value) => {
+  visitQuantities(kind, obj, (_holder, _key, value) => {
     if (found === undefined && (typeof value === 'string' || typeof value === 'number') && !isQuantity(String(value))) found = quantityDecodeMessage;
   });
   return found;
