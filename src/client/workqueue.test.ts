@@ -57,6 +57,27 @@ void describe('queue', () => {
     assert.equal(q.len(), 0);
   });
 
+  void test('a waiting worker is handed a key on the next event-loop turn, so adds of one turn make one sync', async () => {
+    const q = new WorkQueue();
+    const synced: string[] = [];
+    const worker = (async (): Promise<void> => {
+      for (let k = await q.get(); k !== undefined; k = await q.get()) {
+        synced.push(k);
+        q.done(k);
+      }
+    })();
+    // Two informer events of one burst, each followed by its microtasks, as a thread taking in messages runs them.
+    q.add('ds');
+    for (let i = 0; i < 10; i++) await Promise.resolve();
+    assert.deepEqual(synced, [], 'the worker waits for the turn to end');
+    q.add('ds');
+    await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    assert.deepEqual(synced, ['ds']);
+    q.shutDown();
+    await worker;
+  });
+
   void test('keys come out in the order they were added', async () => {
     const q = new WorkQueue();
     for (const k of ['c', 'a', 'b', 'a']) q.add(k);
