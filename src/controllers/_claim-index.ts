@@ -18,6 +18,10 @@ interface NamespacePods {
   /** Controlled pods by controllerRef uid; each map in informer order (an update moves a pod last). */
   byController: Map<string, Map<string, Pod>>;
   orphans: Map<string, Pod>;
+  /** The tick of the last change to each controller's pods (kept after its last pod goes). */
+  changedAt: Map<string, number>;
+  /** The tick of the last change to the orphans. */
+  orphansChangedAt: number;
 }
 
 function nsOf(p: Pod): string {
@@ -26,6 +30,8 @@ function nsOf(p: Pod): string {
 
 export class ClaimCandidateIndex {
   private readonly namespaces = new Map<string, NamespacePods>();
+  /** Counts changes; every add or remove stamps what it changed with the next tick. */
+  private tick = 0;
 
   constructor(private readonly pods: Informer<Pod>) {
     pods.addHandlers({
@@ -41,6 +47,15 @@ export class ClaimCandidateIndex {
     return [...(ns.byController.get(uid)?.values() ?? []), ...ns.orphans.values()];
   }
 
+  /**
+   * A number that changes whenever `candidates(namespace, uid)` may answer differently: a controller may
+   * keep what it derived from the candidates for as long as their version stays the same.
+   */
+  candidatesVersion(namespace: string, uid: string): number {
+    const ns = this.indexed(namespace);
+    return Math.max(ns.changedAt.get(uid) ?? 0, ns.orphansChangedAt);
+  }
+
   /** Pods controlled by `uid` in `namespace`. */
   controlledBy(namespace: string, uid: string): Pod[] {
     return [...(this.indexed(namespace).byController.get(uid)?.values() ?? [])];
@@ -50,46 +65,50 @@ export class ClaimCandidateIndex {
     const ns = this.namespaces.get(nsOf(pod));
     if (ns === undefined) return;
     const key = objectKey(pod);
-    if (old !== undefined) remove(ns, key, old);
-    remove(ns, key, pod);
-    add(ns, key, pod);
+    const tick = ++this.tick;
+    if (old !== undefined) remove(ns, key, old, tick);
+    remove(ns, key, pod, tick);
+    add(ns, key, pod, tick);
   }
 
   private delete(pod: Pod): void {
     const ns = this.namespaces.get(nsOf(pod));
-    if (ns !== undefined) remove(ns, objectKey(pod), pod);
+    if (ns !== undefined) remove(ns, objectKey(pod), pod, ++this.tick);
   }
 
   private indexed(namespace: string): NamespacePods {
     let ns = this.namespaces.get(namespace);
     if (ns === undefined) {
-      ns = { byController: new Map(), orphans: new Map() };
-      for (const p of this.pods.byIndex(NamespaceIndex, namespace)) add(ns, objectKey(p), p);
+      ns = { byController: new Map(), orphans: new Map(), changedAt: new Map(), orphansChangedAt: 0 };
+      const tick = ++this.tick;
+      for (const p of this.pods.byIndex(NamespaceIndex, namespace)) add(ns, objectKey(p), p, tick);
       this.namespaces.set(namespace, ns);
     }
     return ns;
   }
 }
 
-function add(ns: NamespacePods, key: string, pod: Pod): void {
+function add(ns: NamespacePods, key: string, pod: Pod, tick: number): void {
   const ref = controllerRef(pod.metadata);
   if (ref === undefined) {
     ns.orphans.set(key, pod);
+    ns.orphansChangedAt = tick;
     return;
   }
+  ns.changedAt.set(ref.uid, tick);
   let owned = ns.byController.get(ref.uid);
   if (owned === undefined) ns.byController.set(ref.uid, (owned = new Map<string, Pod>()));
   owned.set(key, pod);
 }
 
-function remove(ns: NamespacePods, key: string, pod: Pod): void {
+function remove(ns: NamespacePods, key: string, pod: Pod, tick: number): void {
   const ref = controllerRef(pod.metadata);
   if (ref === undefined) {
-    ns.orphans.delete(key);
+    if (ns.orphans.delete(key)) ns.orphansChangedAt = tick;
     return;
   }
   const owned = ns.byController.get(ref.uid);
-  if (owned === undefined) return;
-  owned.delete(key);
+  if (owned === undefined || !owned.delete(key)) return;
+  ns.changedAt.set(ref.uid, tick);
   if (owned.size === 0) ns.byController.delete(ref.uid);
 }

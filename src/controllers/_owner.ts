@@ -9,7 +9,9 @@ import { isNotFound } from '../api/errors.js';
 import type { Client, KubeObject } from '../client/client.js';
 
 export function controllerRef(meta: ObjectMeta | undefined): OwnerReference | undefined {
-  return meta?.ownerReferences?.find((r) => r.controller === true);
+  // A loop, not `find`: claims and indexes ask this of every pod of a controller at every sync.
+  for (const r of meta?.ownerReferences ?? []) if (r.controller === true) return r;
+  return undefined;
 }
 
 /** The reference a controller puts on what it creates (`metav1.NewControllerRef`). */

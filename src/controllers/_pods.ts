@@ -18,7 +18,9 @@ export function formatTime(ms: number): string {
 }
 
 export function podCondition(pod: Pod, type: string): PodCondition | undefined {
-  return pod.status?.conditions?.find((c) => c.type === type);
+  // A loop, not `find`: controllers ask this of every pod of a DaemonSet or ReplicaSet at every sync.
+  for (const c of pod.status?.conditions ?? []) if (c.type === type) return c;
+  return undefined;
 }
 
 /** `podutil.IsPodReady`: the Ready condition is True. */

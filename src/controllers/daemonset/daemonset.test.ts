@@ -458,6 +458,51 @@ void test('a template change of the scheduling fields is judged afresh on nodes 
   await waitFor(() => client.peekAll<Pod>(resources.pods).length === 1);
 });
 
+void test('ClaimCandidateIndex: the candidates version changes with the controller\'s pods and the orphans, not with others\'', async (t) => {
+  const client = new FakeClient();
+  const ctx = new TestContext(client);
+  const informer = ctx.informer<Pod>(resources.pods);
+  const index = new ClaimCandidateIndex(informer);
+  ctx.startInformers();
+  t.after(() => ctx.stop());
+  const ref = (uid: string): { apiVersion: string; kind: string; name: string; uid: string; controller: boolean } => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: uid, uid, controller: true });
+  const pod = (name: string, owner?: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'kube-system', ...(owner !== undefined ? { ownerReferences: [ref(owner)] } : {}) }, spec: { containers: [] } });
+  await client.create(resources.pods, pod('a1', 'uid-a'));
+  await client.create(resources.pods, pod('b1', 'uid-b'));
+  await ctx.waitForSync();
+  const settle = (): Promise<void> => waitFor(() => informer.list().length === client.peekAll<Pod>(resources.pods).length);
+  const versionA = (): number => index.candidatesVersion('kube-system', 'uid-a');
+  let v = versionA();
+  const changed = (): boolean => {
+    const now = versionA();
+    const moved = now !== v;
+    v = now;
+    return moved;
+  };
+  await client.create(resources.pods, pod('b2', 'uid-b'));
+  await settle();
+  assert.equal(changed(), false, 'a pod of another controller');
+  await client.create(resources.pods, pod('a2', 'uid-a'));
+  await settle();
+  assert.equal(changed(), true, 'a new pod of the controller');
+  const a2 = client.peek<Pod>(resources.pods, 'a2', 'kube-system');
+  await client.update(resources.pods, { ...a2, metadata: { ...a2?.metadata, labels: { x: 'y' } } });
+  await waitFor(() => informer.get('kube-system/a2')?.metadata?.labels?.['x'] === 'y');
+  assert.equal(changed(), true, 'a changed pod of the controller');
+  await client.create(resources.pods, pod('o1'));
+  await settle();
+  assert.equal(changed(), true, 'a new orphan');
+  await client.delete(resources.pods, 'a1', { namespace: 'kube-system' });
+  await settle();
+  assert.equal(changed(), true, 'a deleted pod of the controller');
+  await client.delete(resources.pods, 'a2', { namespace: 'kube-system' });
+  await settle();
+  assert.equal(changed(), true, 'the controller\'s last pod deleted');
+  await client.delete(resources.pods, 'b1', { namespace: 'kube-system' });
+  await settle();
+  assert.equal(changed(), false, 'a deleted pod of another controller');
+});
+
 void test('ClaimCandidateIndex answers what a scan of the namespace would give claimObjects', async (t) => {
   const client = new FakeClient();
   const ctx = new TestContext(client);
