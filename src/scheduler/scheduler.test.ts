@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
+import type { Node, NodeCondition, NodeStatus, PersistentVolumeClaim, Pod } from 'kubernetes-types/core/v1.js';
 import type { Lease } from 'kubernetes-types/coordination/v1.js';
 import { resources } from '../api/resources.js';
 import type { KubeObject, WriteOptions } from '../client/client.js';
@@ -10,7 +10,8 @@ import type { EventRecorder } from '../client/events.js';
 import { FakeClient } from './_testing/fake-client.js';
 import { makeNode, makePod, seededRandom } from './_testing/wrappers.js';
 import { LeaderElector } from './leader-election.js';
-import { Scheduler, truncateMessage } from './scheduler.js';
+import { Scheduler, assignedPodUpdateActions, nodeUpdateActions, truncateMessage } from './scheduler.js';
+import { ActionType } from './framework/interfaces.js';
 
 interface Ev {
   name: string;
@@ -313,4 +314,35 @@ void test('a pod with a missing claim, or a WaitForFirstConsumer claim without v
   await waitUntil(() => events.filter((e) => e.reason === 'FailedScheduling').length >= 2, 'FailedScheduling');
   assert.equal(events.find((e) => e.name === 'missing')?.message, '0/1 nodes are available: persistentvolumeclaim "nope" not found. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.');
   assert.equal(events.find((e) => e.name === 'wffc')?.message, "0/1 nodes are available: 1 node(s) didn't find available persistent volumes to bind. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.");
+});
+
+void test('nodeUpdateActions and assignedPodUpdateActions name what changed, shared parts or not', () => {
+  const ready: NodeCondition = { type: 'Ready', status: 'True', lastHeartbeatTime: '2026-11-28T12:00:00Z' };
+  const base: Node = {
+    metadata: { name: 'n1', labels: { a: '1' }, annotations: { x: 'y' } },
+    spec: { taints: [{ key: 'k', effect: 'NoSchedule' }] },
+    status: { allocatable: { cpu: '4' }, conditions: [ready] },
+  };
+  const withStatus = (n: Node, status: NodeStatus): Node => ({ ...n, status: { ...n.status, ...status } });
+  const cases: { name: string; next: (n: Node) => Node; want: number }[] = [
+    { name: 'nothing (a copy, no part shared)', next: (n) => structuredClone(n), want: 0 },
+    { name: 'a heartbeat only', next: (n) => withStatus(n, { conditions: [{ ...ready, lastHeartbeatTime: '2026-11-28T12:00:10Z' }] }), want: 0 },
+    { name: 'allocatable', next: (n) => withStatus(n, { allocatable: { cpu: '2' } }), want: ActionType.UpdateNodeAllocatable },
+    { name: 'labels', next: (n) => ({ ...n, metadata: { ...n.metadata, labels: { a: '2' } } }), want: ActionType.UpdateNodeLabel },
+    { name: 'taints', next: (n) => ({ ...n, spec: { taints: [] } }), want: ActionType.UpdateNodeTaint },
+    { name: 'unschedulable', next: (n) => ({ ...n, spec: { ...n.spec, unschedulable: true } }), want: ActionType.UpdateNodeTaint },
+    { name: 'a condition status', next: (n) => withStatus(n, { conditions: [{ ...ready, status: 'False' }] }), want: ActionType.UpdateNodeCondition },
+    { name: 'a condition more', next: (n) => withStatus(n, { conditions: [ready, { type: 'DiskPressure', status: 'False' }] }), want: ActionType.UpdateNodeCondition },
+    { name: 'annotations', next: (n) => ({ ...n, metadata: { ...n.metadata, annotations: {} } }), want: ActionType.UpdateNodeAnnotation },
+  ];
+  for (const c of cases) {
+    assert.equal(nodeUpdateActions(base, c.next(base)), c.want, c.name);
+    // The same change on a version that does not share the parts left alone.
+    assert.equal(nodeUpdateActions(structuredClone(base), c.next(base)), c.want, `${c.name} (nothing shared)`);
+  }
+  const pod: Pod = { metadata: { name: 'p', labels: { app: 'a' } }, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '1' } } }] } };
+  assert.equal(assignedPodUpdateActions(pod, { ...pod }), 0);
+  assert.equal(assignedPodUpdateActions(pod, { ...pod, metadata: { ...pod.metadata, labels: { app: 'b' } } }), ActionType.UpdatePodLabel);
+  assert.equal(assignedPodUpdateActions(pod, { ...pod, spec: { containers: [{ name: 'c', resources: { requests: { cpu: '500m' } } }] } }), ActionType.UpdatePodScaleDown);
+  assert.equal(assignedPodUpdateActions(pod, structuredClone(pod)), 0, 'equal requests in a new object');
 });

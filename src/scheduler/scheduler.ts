@@ -5,7 +5,7 @@
  * runs the scheduling cycle and binds asynchronously through `pods/binding`. Failures are reported as
  * `Warning FailedScheduling` events and the `PodScheduled=False` condition (patched only when it changes).
  */
-import type { Namespace, Node, PersistentVolume, PersistentVolumeClaim, Pod, Service } from 'kubernetes-types/core/v1.js';
+import type { Namespace, Node, NodeCondition, PersistentVolume, PersistentVolumeClaim, Pod, Service } from 'kubernetes-types/core/v1.js';
 import type { StorageClass } from 'kubernetes-types/storage/v1.js';
 import type { ReplicaSet, StatefulSet } from 'kubernetes-types/apps/v1.js';
 import type { PodDisruptionBudget } from 'kubernetes-types/policy/v1.js';
@@ -69,26 +69,39 @@ const assigned = (p: Pod): boolean => (p.spec?.nodeName ?? '') !== '';
 /** Scheduling cycles run back to back for at most this long before the loop yields its thread. */
 const schedulingSliceMs = 10;
 const json = (v: unknown): string => JSON.stringify(v ?? null);
+/**
+ * Whether two parts of an object's versions differ. The watching thread shares the parts a change left
+ * alone between the versions (`reuseUnchanged`), so most comparisons end at the identity check.
+ */
+const differ = (a: unknown, b: unknown): boolean => a !== b && json(a) !== json(b);
+
+function sameConditionStatuses(a: readonly NodeCondition[] | undefined, b: readonly NodeCondition[] | undefined): boolean {
+  if (a === b) return true;
+  if ((a?.length ?? 0) !== (b?.length ?? 0)) return false;
+  for (let i = 0; i < (a?.length ?? 0); i++) {
+    if (a?.[i]?.type !== b?.[i]?.type || a?.[i]?.status !== b?.[i]?.status) return false;
+  }
+  return true;
+}
 
 /** Node changes that can make pods schedulable (`nodeSchedulingPropertiesChange`). */
 export function nodeUpdateActions(oldNode: Node, newNode: Node): number {
   let a = 0;
   if ((oldNode.spec?.unschedulable ?? false) !== (newNode.spec?.unschedulable ?? false)) a |= ActionType.UpdateNodeTaint;
-  if (json(oldNode.status?.allocatable) !== json(newNode.status?.allocatable)) a |= ActionType.UpdateNodeAllocatable;
-  if (json(oldNode.metadata?.labels) !== json(newNode.metadata?.labels)) a |= ActionType.UpdateNodeLabel;
-  if (json(oldNode.spec?.taints) !== json(newNode.spec?.taints)) a |= ActionType.UpdateNodeTaint;
-  const conds = (n: Node): string => json((n.status?.conditions ?? []).map((c) => [c.type, c.status]));
-  if (conds(oldNode) !== conds(newNode)) a |= ActionType.UpdateNodeCondition;
-  if (json(oldNode.metadata?.annotations) !== json(newNode.metadata?.annotations)) a |= ActionType.UpdateNodeAnnotation;
+  if (differ(oldNode.status?.allocatable, newNode.status?.allocatable)) a |= ActionType.UpdateNodeAllocatable;
+  if (differ(oldNode.metadata?.labels, newNode.metadata?.labels)) a |= ActionType.UpdateNodeLabel;
+  if (differ(oldNode.spec?.taints, newNode.spec?.taints)) a |= ActionType.UpdateNodeTaint;
+  if (!sameConditionStatuses(oldNode.status?.conditions, newNode.status?.conditions)) a |= ActionType.UpdateNodeCondition;
+  if (differ(oldNode.metadata?.annotations, newNode.metadata?.annotations)) a |= ActionType.UpdateNodeAnnotation;
   return a;
 }
 
 /** Assigned-pod changes that can make other pods schedulable. */
 export function assignedPodUpdateActions(oldPod: Pod, newPod: Pod): number {
   let a = 0;
-  if (json(oldPod.metadata?.labels) !== json(newPod.metadata?.labels)) a |= ActionType.UpdatePodLabel;
+  if (differ(oldPod.metadata?.labels, newPod.metadata?.labels)) a |= ActionType.UpdatePodLabel;
   const reqs = (p: Pod): string => json((p.spec?.containers ?? []).map((c) => c.resources?.requests));
-  if (reqs(oldPod) !== reqs(newPod)) a |= ActionType.UpdatePodScaleDown;
+  if (oldPod.spec?.containers !== newPod.spec?.containers && reqs(oldPod) !== reqs(newPod)) a |= ActionType.UpdatePodScaleDown;
   return a;
 }
 
