@@ -15,6 +15,8 @@ import {
   replaceDaemonSetPodNodeNameNodeAffinity,
 } from './_util.js';
 import { ClaimCandidateIndex } from '../_claim-index.js';
+import type { Informer } from '../_context.js';
+import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
 
 const simpleDaemonSetLabel = { name: 'simple-daemon', type: 'production' };
 const simpleDaemonSetLabel2 = { name: 'simple-daemon', type: 'test' };
@@ -458,15 +460,29 @@ void test('a template change of the scheduling fields is judged afresh on nodes 
   await waitFor(() => client.peekAll<Pod>(resources.pods).length === 1);
 });
 
-void test('ClaimCandidateIndex: the candidates version changes with the controller\'s pods and the orphans, not with others\'', async (t) => {
+/** A pod informer with its ClaimCandidateIndex, and pods owned by DaemonSets named after their uid (or orphans). */
+function claimIndexFixture(t: { after(fn: () => void): void }): {
+  client: FakeClient;
+  ctx: TestContext;
+  informer: Informer<Pod>;
+  index: ClaimCandidateIndex;
+  ref: (uid: string) => OwnerReference;
+  pod: (name: string, ns: string, owner?: string) => Pod;
+} {
   const client = new FakeClient();
   const ctx = new TestContext(client);
   const informer = ctx.informer<Pod>(resources.pods);
   const index = new ClaimCandidateIndex(informer);
   ctx.startInformers();
   t.after(() => ctx.stop());
-  const ref = (uid: string): { apiVersion: string; kind: string; name: string; uid: string; controller: boolean } => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: uid, uid, controller: true });
-  const pod = (name: string, owner?: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'kube-system', ...(owner !== undefined ? { ownerReferences: [ref(owner)] } : {}) }, spec: { containers: [] } });
+  const ref = (uid: string): OwnerReference => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: uid, uid, controller: true });
+  const pod = (name: string, ns: string, owner?: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, ...(owner !== undefined ? { ownerReferences: [ref(owner)] } : {}) }, spec: { containers: [] } });
+  return { client, ctx, informer, index, ref, pod };
+}
+
+void test('ClaimCandidateIndex: the candidates version changes with the controller\'s pods and the orphans, not with others\'', async (t) => {
+  const { client, ctx, informer, index, pod: podIn } = claimIndexFixture(t);
+  const pod = (name: string, owner?: string): Pod => podIn(name, 'kube-system', owner);
   await client.create(resources.pods, pod('a1', 'uid-a'));
   await client.create(resources.pods, pod('b1', 'uid-b'));
   await ctx.waitForSync();
@@ -504,14 +520,7 @@ void test('ClaimCandidateIndex: the candidates version changes with the controll
 });
 
 void test('ClaimCandidateIndex answers what a scan of the namespace would give claimObjects', async (t) => {
-  const client = new FakeClient();
-  const ctx = new TestContext(client);
-  const informer = ctx.informer<Pod>(resources.pods);
-  const index = new ClaimCandidateIndex(informer);
-  ctx.startInformers();
-  t.after(() => ctx.stop());
-  const ref = (uid: string): { apiVersion: string; kind: string; name: string; uid: string; controller: boolean } => ({ apiVersion: 'apps/v1', kind: 'DaemonSet', name: uid, uid, controller: true });
-  const pod = (name: string, ns: string, owner?: string): Pod => ({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: ns, ...(owner !== undefined ? { ownerReferences: [ref(owner)] } : {}) }, spec: { containers: [] } });
+  const { client, ctx, informer, index, ref, pod } = claimIndexFixture(t);
   await client.create(resources.pods, pod('a1', 'kube-system', 'uid-a'));
   await client.create(resources.pods, pod('b1', 'kube-system', 'uid-b'));
   await client.create(resources.pods, pod('o1', 'kube-system'));
