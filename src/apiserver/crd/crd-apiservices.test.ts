@@ -116,7 +116,7 @@ describe('the CRD APIService registration on a running server', () => {
 
   /** The APIService, or undefined once it is gone, after the registration has seen every change and synced. */
   async function apiService(name: string): Promise<APIService | undefined> {
-    await server.dispatcher.sync();
+    await server.dispatcher.waitForRevision(await backend.currentRevision());
     await server.crdAPIServices.settled();
     try {
       return await client.get<APIService & { metadata: object }>(apiservices, name);

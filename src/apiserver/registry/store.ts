@@ -312,8 +312,10 @@ export class Store {
   }
 
   /**
-   * Lists from the watch cache (waiting until it is fresh unless resourceVersion is "0"), or from storage
-   * at its current revision for a resource without a cache.
+   * Lists from the watch cache, or from storage at its current revision for a resource without a cache.
+   * resourceVersion unset is a consistent read (kube-apiserver's ConsistentListFromCache): the cache
+   * answers once it has caught up with storage's current revision, and storage answers at that revision
+   * when the cache does not catch up within 3 s; "0" takes the cache as it is; any other waits for it.
    */
   async list(def: ResourceDef, q: ListQuery): Promise<ListResult> {
     const filter = this.filter(def, q);
@@ -325,8 +327,10 @@ export class Store {
       return this.listAtRevision(def, q, filter, await this.opts.backend.currentRevision(), undefined);
     }
     const cache = await this.cache(def);
-    if (rv === '') await this.opts.dispatcher.sync();
-    else if (rv !== '0') await this.waitForRv(Number(rv));
+    if (rv === '') {
+      const current = await this.opts.backend.currentRevision();
+      if (!(await this.opts.dispatcher.caughtUp(current))) return this.listAtRevision(def, q, filter, current, undefined);
+    } else if (rv !== '0') await this.waitForRv(Number(rv));
     const revision = this.opts.dispatcher.currentRevision();
     const all = cache.list(filter);
     const limit = q.limit ?? 0;
@@ -428,7 +432,9 @@ export class Store {
     const cache = await this.cache(def);
     let from: number | undefined;
     if (rvText === '' || rvText === '0') {
-      if (rvText === '') await this.opts.dispatcher.sync();
+      // Both start from the cache's current state without waiting for it to catch up with storage, as
+      // kube-apiserver's cacher does for a watch without sendInitialEvents ("the legacy case"): the changes
+      // it has yet to apply follow as events.
       from = undefined;
     } else {
       from = Number(rvText);

@@ -472,6 +472,9 @@ function removeFrom<V>(m: Map<string, Set<V>>, k: string, v: V): void {
   if (s.size === 0) m.delete(k);
 }
 
+/** How long a read waits for the caches to catch up with storage (the watch cache's `blockTimeout`). */
+const freshnessTimeoutMs = 3000;
+
 /**
  * Feeds every ResourceCache from one storage watch on `/registry/`, in revision order, and tracks the
  * revision the caches have reached so reads can wait until they are fresh.
@@ -602,24 +605,27 @@ export class CacheDispatcher {
    * Resolves once the caches have applied every write up to `rev`; rejects after `timeoutMs`
    * (kube-apiserver answers "Too large resource version" after 3 s).
    */
-  async waitForRevision(rev: number, timeoutMs = 3000): Promise<void> {
+  async waitForRevision(rev: number, timeoutMs = freshnessTimeoutMs): Promise<void> {
+    if (!(await this.caughtUp(rev, timeoutMs))) throw new Error(`Too large resource version: ${rev}, current: ${this.revision}`);
+  }
+
+  /**
+   * Whether the caches applied every write up to `rev` within `timeoutMs` (the watch cache's
+   * `waitUntilFreshAndBlock`, whose block timeout is 3 s).
+   */
+  async caughtUp(rev: number, timeoutMs = freshnessTimeoutMs): Promise<boolean> {
     if (this.failure !== undefined) throw this.failure;
-    if (rev <= this.revision) return;
-    await new Promise<void>((resolve, reject) => {
+    if (rev <= this.revision) return true;
+    return new Promise<boolean>((resolve) => {
       const t = setTimeout(() => {
         this.waiters = this.waiters.filter((w) => w.resolve !== done);
-        reject(new Error(`Too large resource version: ${rev}, current: ${this.revision}`));
+        resolve(false);
       }, timeoutMs);
       const done = (): void => {
         clearTimeout(t);
-        resolve();
+        resolve(true);
       };
       this.waiters.push({ rev, resolve: done });
     });
-  }
-
-  /** Waits until the caches reflect everything written to storage so far (a consistent read). */
-  async sync(): Promise<void> {
-    await this.waitForRevision(await this.backend.currentRevision(), 10_000);
   }
 }
