@@ -36,7 +36,7 @@ type Waiter = {
   reject: (e: unknown) => void;
 };
 
-export function toKeyValue(kv: IKeyValue): KeyValue {
+function toKeyValue(kv: IKeyValue): KeyValue {
   return {
     key: kv.key.toString(),
     value: kv.value,

@@ -11,15 +11,16 @@
  * - compact: kube-apiserver's protocol (storage/etcd3/compact.go): record the revision in `compact_rev_key`
  *   (outside any prefix, shared with kube-apiserver), then Compact. `compactedRevision()` reads that key.
  *
- * Mutations go through etcd3's default retry, which retries a request that failed on the connection
- * (UNAVAILABLE and the like); as with any etcd client, a write whose response was lost may be reported as
- * KeyExists / Conflict against its own result. etcd3's per-host circuit breaker is off: after three failed
- * requests in a row it failed every request for 5 seconds, which etcd's Go client (kube-apiserver's) never
- * does. Requests in flight are bounded (`maxInflightRequests`), as kube-apiserver's request limits bound
+ * Reads, writes and compactions are unary gRPC calls of our own (`_grpc.ts`, `_proto.ts`); watches and the
+ * status call go through the etcd3 package. A unary call that could not reach etcd is tried again until its
+ * deadline; as with any etcd client, a write whose response was lost may be reported as KeyExists /
+ * Conflict against its own result. etcd3's per-host circuit breaker is off: after three failed requests in
+ * a row it failed every request for 5 seconds, which etcd's Go client (kube-apiserver's) never does.
+ * Requests in flight are bounded (`maxInflightRequests`), as kube-apiserver's request limits bound
  * what reaches etcd: an unbounded burst makes etcd refuse requests with "etcdserver: too many requests".
  */
 import { noop } from 'cockatiel';
-import { Etcd3, type ICompare, type IRangeResponse, type IRequestOp, type ITxnResponse } from 'etcd3';
+import { Etcd3 } from 'etcd3';
 import {
   Compacted,
   Conflict,
@@ -32,7 +33,21 @@ import {
   type ListResult,
   type Watch,
 } from '../backend.js';
-import { EtcdWatch, toKeyValue } from './_watch.js';
+import { EtcdWatch } from './_watch.js';
+import { GrpcChannel } from './_grpc.js';
+import {
+  decodeRangeResponse,
+  decodeTxnResponse,
+  encodeRangeRequest,
+  encodeTxnRequest,
+  ProtoWriter,
+  type Compare,
+  type EtcdKeyValue,
+  type RangeRequest,
+  type RangeResponse,
+  type RequestOp,
+  type TxnResponse,
+} from './_proto.js';
 
 export interface EtcdBackendOptions {
   /** Client URLs, e.g. `http://127.0.0.1:2379`. */
@@ -100,10 +115,6 @@ function listStart(prefix: Buffer, continueFrom: string | undefined): Buffer {
   return Buffer.compare(after, prefix) > 0 ? after : prefix;
 }
 
-function bytes(value: Uint8Array): Buffer {
-  return Buffer.isBuffer(value) ? value : Buffer.from(value.buffer, value.byteOffset, value.byteLength);
-}
-
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
@@ -116,10 +127,16 @@ function isFutureRevisionError(err: unknown): boolean {
   return errorMessage(err).includes('required revision is a future revision');
 }
 
+/** Our form of a stored key-value. */
+function toKeyValue(kv: EtcdKeyValue): KeyValue {
+  return { key: kv.key.toString(), value: kv.value, createRevision: kv.createRevision, modRevision: kv.modRevision };
+}
+
 export class EtcdBackend implements Backend {
   readonly #opts: EtcdBackendOptions;
   readonly #prefix: string;
   #client: Etcd3 | undefined;
+  #channel: GrpcChannel | undefined;
   readonly #watches = new Set<EtcdWatch>();
   #closed = false;
   readonly #slots: RequestSlots;
@@ -139,6 +156,7 @@ export class EtcdBackend implements Backend {
   async start(): Promise<void> {
     if (this.#client !== undefined || this.#closed) throw new Error('EtcdBackend.start() called twice');
     const timeout = this.#opts.requestTimeoutMs ?? 30_000;
+    this.#channel = new GrpcChannel(this.#opts.endpoints);
     this.#client = new Etcd3({
       hosts: [...this.#opts.endpoints],
       grpcOptions: {
@@ -163,8 +181,8 @@ export class EtcdBackend implements Backend {
   }
 
   async currentRevision(): Promise<number> {
-    const res = await this.#range({ key: Buffer.from(compactRevKey), count_only: true });
-    return Number(res.header.revision);
+    const res = await this.#range({ key: Buffer.from(compactRevKey), countOnly: true });
+    return res.revision;
   }
 
   async get(key: string): Promise<KeyValue | undefined> {
@@ -179,34 +197,26 @@ export class EtcdBackend implements Backend {
     const start = listStart(Buffer.from(prefix), opts.continueFrom);
     const revision = opts.revision !== undefined && opts.revision > 0 ? opts.revision : 0;
     const limit = opts.limit !== undefined && opts.limit > 0 ? opts.limit : 0;
-    const res = await this.#range({ key: start, range_end: prefixRangeEnd(Buffer.from(prefix)), revision, limit });
+    const res = await this.#range({ key: start, rangeEnd: prefixRangeEnd(Buffer.from(prefix)), revision, limit });
     return {
       items: res.kvs.map(toKeyValue),
-      revision: revision > 0 ? revision : Number(res.header.revision),
+      revision: revision > 0 ? revision : res.revision,
       more: res.more,
     };
   }
 
   async count(prefix: string): Promise<number> {
     this.#checkKey(prefix);
-    const res = await this.#range({
-      key: Buffer.from(prefix),
-      range_end: prefixRangeEnd(Buffer.from(prefix)),
-      count_only: true,
-    });
-    return Number(res.count);
+    const res = await this.#range({ key: Buffer.from(prefix), rangeEnd: prefixRangeEnd(Buffer.from(prefix)), countOnly: true });
+    return res.count;
   }
 
   async create(key: string, value: Uint8Array): Promise<number> {
     this.#checkKey(key);
     const k = Buffer.from(key);
-    const res = await this.#txn(
-      [{ key: k, target: 'Create', result: 'Equal', create_revision: 0 }],
-      [{ request_put: { key: k, value: bytes(value) } }],
-      [],
-    );
+    const res = await this.#txn([{ key: k, target: 'Create', result: 'Equal', value: 0 }], [{ put: { key: k, value } }], []);
     if (!res.succeeded) throw new KeyExists(key);
-    return Number(res.header.revision);
+    return res.revision;
   }
 
   async update(key: string, value: Uint8Array, expectedRevision: number): Promise<number> {
@@ -214,32 +224,27 @@ export class EtcdBackend implements Backend {
     const k = Buffer.from(key);
     const res = await this.#txn(
       [
-        { key: k, target: 'Create', result: 'Greater', create_revision: 0 },
-        { key: k, target: 'Mod', result: 'Equal', mod_revision: expectedRevision },
+        { key: k, target: 'Create', result: 'Greater', value: 0 },
+        { key: k, target: 'Mod', result: 'Equal', value: expectedRevision },
       ],
-      [{ request_put: { key: k, value: bytes(value) } }],
-      [{ request_range: { key: k } }],
+      [{ put: { key: k, value } }],
+      [{ range: { key: k } }],
     );
     if (!res.succeeded) throw this.#preconditionFailure(key, res);
-    return Number(res.header.revision);
+    return res.revision;
   }
 
   async delete(key: string, expectedRevision?: number): Promise<{ revision: number; prev: KeyValue }> {
     this.#checkKey(key);
     const k = Buffer.from(key);
-    const compare: ICompare[] = [{ key: k, target: 'Create', result: 'Greater', create_revision: 0 }];
-    if (expectedRevision !== undefined) {
-      compare.push({ key: k, target: 'Mod', result: 'Equal', mod_revision: expectedRevision });
-    }
-    const res = await this.#txn(
-      compare,
-      [{ request_delete_range: { key: k, prev_kv: true } }],
-      [{ request_range: { key: k } }],
-    );
+    const compare: Compare[] = [{ key: k, target: 'Create', result: 'Greater', value: 0 }];
+    if (expectedRevision !== undefined) compare.push({ key: k, target: 'Mod', result: 'Equal', value: expectedRevision });
+    const res = await this.#txn(compare, [{ deleteRange: { key: k, prevKv: true } }], [{ range: { key: k } }]);
     if (!res.succeeded) throw this.#preconditionFailure(key, res);
-    const prev = res.responses[0]?.response_delete_range.prev_kvs[0];
+    const op = res.responses[0];
+    const prev = op !== undefined && 'deleteRange' in op ? op.deleteRange.prevKvs[0] : undefined;
     if (prev === undefined) throw new KeyNotFound(key);
-    return { revision: Number(res.header.revision), prev: toKeyValue(prev) };
+    return { revision: res.revision, prev: toKeyValue(prev) };
   }
 
   watch(prefix: string, afterRevision: number): Watch {
@@ -258,25 +263,25 @@ export class EtcdBackend implements Backend {
   }
 
   async compact(revision: number): Promise<void> {
-    const client = this.#etcd();
     const key = Buffer.from(compactRevKey);
     for (;;) {
       const cur = await this.#range({ key });
-      const current = Number(cur.header.revision);
-      if (revision > current) throw new FutureRevision(revision, current);
+      if (revision > cur.revision) throw new FutureRevision(revision, cur.revision);
       const kv = cur.kvs[0];
       const recorded = kv === undefined ? 0 : Number(kv.value.toString());
       if (revision <= recorded) return;
       const res = await this.#txn(
-        [{ key, target: 'Mod', result: 'Equal', mod_revision: kv === undefined ? 0 : kv.mod_revision }],
-        [{ request_put: { key, value: Buffer.from(String(revision)) } }],
+        [{ key, target: 'Mod', result: 'Equal', value: kv === undefined ? 0 : kv.modRevision }],
+        [{ put: { key, value: Buffer.from(String(revision)) } }],
         [],
       );
       if (res.succeeded) break;
       // Another compactor moved the record meanwhile: look again.
     }
     try {
-      await client.kv.compact({ revision, physical: true });
+      // CompactionRequest { revision = 1; physical = 2 }.
+      const request = new ProtoWriter(16).uint(1, revision).bool(2, true).finish();
+      await this.#slots.run(() => this.#grpc().unary('/etcdserverpb.KV/Compact', request, this.#deadline()));
     } catch (err) {
       // Someone (etcd's auto-compaction, another API server) already compacted further.
       if (!isCompactedError(err)) throw err;
@@ -303,6 +308,8 @@ export class EtcdBackend implements Backend {
     const client = this.#client;
     this.#client = undefined;
     client?.close();
+    this.#channel?.close();
+    this.#channel = undefined;
   }
 
   #etcd(): Etcd3 {
@@ -318,18 +325,31 @@ export class EtcdBackend implements Backend {
     }
   }
 
-  async #range(req: Parameters<Etcd3['kv']['range']>[0]): Promise<IRangeResponse> {
-    const etcd = this.#etcd();
+  #grpc(): GrpcChannel {
+    if (this.#channel === undefined) {
+      throw new Error(this.#closed ? 'storage backend is closed' : 'storage backend is not started');
+    }
+    return this.#channel;
+  }
+
+  #deadline(): number {
+    return Date.now() + (this.#opts.requestTimeoutMs ?? 30_000);
+  }
+
+  async #range(req: RangeRequest): Promise<RangeResponse> {
+    const channel = this.#grpc();
+    const request = encodeRangeRequest(req);
     try {
-      return await this.#slots.run(() => etcd.kv.range(req));
+      return decodeRangeResponse(await this.#slots.run(() => channel.unary('/etcdserverpb.KV/Range', request, this.#deadline())));
     } catch (err) {
-      throw await this.#translate(err, Number(req.revision ?? 0));
+      throw await this.#translate(err, req.revision ?? 0);
     }
   }
 
-  async #txn(compare: ICompare[], success: IRequestOp[], failure: IRequestOp[]): Promise<ITxnResponse> {
-    const etcd = this.#etcd();
-    return this.#slots.run(() => etcd.kv.txn({ compare, success, failure }));
+  async #txn(compare: Compare[], success: RequestOp[], failure: RequestOp[]): Promise<TxnResponse> {
+    const channel = this.#grpc();
+    const request = encodeTxnRequest(compare, success, failure);
+    return decodeTxnResponse(await this.#slots.run(() => channel.unary('/etcdserverpb.KV/Txn', request, this.#deadline())));
   }
 
   async #translate(err: unknown, requested: number): Promise<unknown> {
@@ -344,8 +364,9 @@ export class EtcdBackend implements Backend {
     return err;
   }
 
-  #preconditionFailure(key: string, res: ITxnResponse): Error {
-    const kv = res.responses[0]?.response_range.kvs[0];
+  #preconditionFailure(key: string, res: TxnResponse): Error {
+    const op = res.responses[0];
+    const kv = op !== undefined && 'range' in op ? op.range.kvs[0] : undefined;
     return kv === undefined ? new KeyNotFound(key) : new Conflict(key, toKeyValue(kv));
   }
 }
