@@ -75,7 +75,7 @@ test('watch cache: a change whose bytes were noted carries the noted attributes 
     const bytes = Buffer.from(text);
     // The writer's text, told apart from the bytes' own decoding by its spacing: what watchers get.
     const writerText = JSON.stringify({ metadata: { name: 'a' } }, null, 1);
-    dispatcher.noteWrite(bytes, noted, writerText);
+    dispatcher.noteWrite('/registry/things/a', bytes, noted, writerText);
     const rev = await backend.create('/registry/things/a', bytes);
     const textB = JSON.stringify({ metadata: { name: 'b', labels: { x: 'y' } } });
     await backend.create('/registry/things/b', Buffer.from(textB));

@@ -485,12 +485,12 @@ export class Store {
    * the text noted for the watch cache, which then indexes, filters and dispatches the change without
    * decoding it again.
    */
-  private bytesToStore(def: ResourceDef, obj: StoredObject, text: string): Buffer {
+  private bytesToStore(def: ResourceDef, key: string, obj: StoredObject, text: string): Buffer {
     const bytes = requestBytes(text);
     if (servedFromStorage(def)) return bytes;
     const { labels, fields } = objectAttrs(def, obj);
     // The caller keeps `obj`: the cache gets its own copy of the labels.
-    this.opts.dispatcher.noteWrite(bytes, { labels: labels === undefined ? undefined : { ...labels }, fields }, text);
+    this.opts.dispatcher.noteWrite(key, bytes, { labels: labels === undefined ? undefined : { ...labels }, fields }, text);
     return bytes;
   }
 
@@ -625,9 +625,10 @@ export class Store {
     for (let attempt = 0; ; attempt++) {
       const name = md.name ?? '';
       const text = storedJson(obj);
-      const bytes = this.bytesToStore(def, obj, text);
+      const key = objectKey(def, namespace, name);
+      const bytes = this.bytesToStore(def, key, obj, text);
       try {
-        const rev = await this.opts.backend.create(objectKey(def, namespace, name), bytes);
+        const rev = await this.opts.backend.create(key, bytes);
         this.wrote(obj, text, rev);
         return obj;
       } catch (e) {
@@ -744,7 +745,7 @@ export class Store {
       }
       try {
         const text = json ?? storedJson(next);
-        const bytes = this.bytesToStore(def, next, text);
+        const bytes = this.bytesToStore(def, key, next, text);
         if (this.shouldDeleteAfterUpdate(def, next)) {
           await this.opts.backend.delete(key, kv?.modRevision);
           this.hooks(def)?.afterDelete?.(next);
@@ -907,7 +908,7 @@ export class Store {
       if (JSON.stringify(next) === JSON.stringify(live)) return { kind: 'object', object: live, code: 200 };
       if (ctx.dryRun) return { kind: 'object', object: next, code: 200 };
       try {
-        const rev = await this.opts.backend.update(key, this.bytesToStore(def, next, storedJson(next)), kv.modRevision);
+        const rev = await this.opts.backend.update(key, this.bytesToStore(def, key, next, storedJson(next)), kv.modRevision);
         md.resourceVersion = String(rev);
         return { kind: 'object', object: next, code: 200 };
       } catch (e) {
@@ -976,7 +977,7 @@ export class Store {
       }
       const text = storedJson(next);
       try {
-        const rev = await this.opts.backend.update(key, this.bytesToStore(def, next, text), kv.modRevision);
+        const rev = await this.opts.backend.update(key, this.bytesToStore(def, key, next, text), kv.modRevision);
         this.wrote(next, text, rev);
         return next;
       } catch (e) {

@@ -7,6 +7,7 @@
 import type { Backend, KeyValue, WatchEvent as StorageEvent } from '../../storage/backend.js';
 import { Compacted } from '../../storage/backend.js';
 import type { ObjectMeta } from 'kubernetes-types/meta/v1.js';
+import { WriteNotes, type WriteNote as BaseWriteNote } from './write-notes.js';
 import { withoutManagedFields } from './managed-fields-text.js';
 import { deepFreeze } from '../../util/deep-freeze.js';
 
@@ -36,11 +37,7 @@ export interface ObjectAttrs {
 }
 
 /** What a writer noted for the bytes it stored (`CacheDispatcher.noteWrite`). */
-export interface WriteNote {
-  attrs: ObjectAttrs;
-  /** The JSON text the bytes encode. */
-  text: string;
-}
+export type WriteNote = BaseWriteNote<ObjectAttrs>;
 
 export type AttrsOf = (obj: StoredObject) => ObjectAttrs;
 
@@ -257,7 +254,7 @@ export class ResourceCache {
     initialRevision: number,
     private readonly opts: ResourceCacheOptions,
     /** What its writer noted for a stored value, taken once (see `CacheDispatcher.noteWrite`). */
-    private readonly noted: (value: Uint8Array) => WriteNote | undefined = () => undefined,
+    private readonly noted: (kv: KeyValue) => WriteNote | undefined = () => undefined,
   ) {
     this.oldestRevision = initialRevision;
     this.now = opts.now ?? Date.now;
@@ -271,7 +268,7 @@ export class ResourceCache {
   /** A cached object for a stored value; `dispatching` when its change is about to be dispatched. */
   private entry(kv: KeyValue, rv: number, dispatching: boolean): LazyCachedObject {
     const c = new LazyCachedObject(kv.key, rv, kv, this.opts.keepDecoded ?? true);
-    const note = this.noted(kv.value);
+    const note = this.noted(kv);
     if (note !== undefined) c.attrs = note.attrs;
     if (dispatching) c.beginDispatch(note?.text);
     return c;
@@ -488,7 +485,7 @@ export class CacheDispatcher {
   private stopWatch: (() => void) | undefined;
   private running: Promise<void> | undefined;
   private failure: Error | undefined;
-  private readonly written = new WeakMap<Uint8Array, WriteNote>();
+  private readonly written = new WriteNotes<ObjectAttrs>();
 
   constructor(
     private readonly backend: Backend,
@@ -523,15 +520,15 @@ export class CacheDispatcher {
   }
 
   /**
-   * Records the attributes and the JSON text of an object this server is about to store as `value` (the
-   * very bytes handed to the backend, encoding `text`): when the backend's event carries those bytes, the
-   * cache takes the attributes from here instead of decoding the value to index and filter it, and
-   * dispatches the text instead of decoding the bytes to text again. The note is taken once. Values
-   * arriving otherwise (another API server's writes through etcd, a watch catching up from the log) are
-   * decoded as usual.
+   * Records the attributes and the JSON text of an object this server is about to store at `key` as
+   * `value` (the bytes handed to the backend, encoding `text`): when the backend's event carries those
+   * bytes (or, from etcd, the same bytes), the cache takes the attributes from here instead of decoding
+   * the value to index and filter it, and dispatches the text instead of decoding the bytes to text again.
+   * The note is taken once (`WriteNotes`). Values arriving otherwise (another API server's writes through
+   * etcd, a watch catching up from the log) are decoded as usual.
    */
-  noteWrite(value: Uint8Array, attrs: ObjectAttrs, text: string): void {
-    this.written.set(value, { attrs, text });
+  noteWrite(key: string, value: Uint8Array, attrs: ObjectAttrs, text: string): void {
+    this.written.add(key, value, { attrs, text });
   }
 
   /** The cache for a key prefix, creating and loading it on first use. */
@@ -545,12 +542,8 @@ export class CacheDispatcher {
       if (c !== undefined) return c;
     }
     const at = this.revision;
-    const cache = new ResourceCache(prefix, at, opts, (value) => {
-      const note = this.written.get(value);
-      // Taken once: the bytes stay cached (as the object's stored value) long after their change is dispatched.
-      if (note !== undefined) this.written.delete(value);
-      return note;
-    });
+    // Taken once: the bytes stay cached (as the object's stored value) long after their change is dispatched.
+    const cache = new ResourceCache(prefix, at, opts, (kv) => this.written.take(kv));
     const entry = { cache, held: [] as StorageEvent[] };
     this.loading.set(prefix, entry);
     try {
