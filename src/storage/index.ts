@@ -51,6 +51,8 @@ export type OpenBackendOptions =
       readonly endpoints: string[];
       /** Key space the cluster owns (default `/registry/`); keys must start with it. */
       readonly prefix?: string;
+      /** kube-apiserver's compactor (default every 5 minutes), or false for none. */
+      readonly compaction?: { readonly intervalMs?: number } | false;
     };
 
 /** Opens a started backend; the caller must `close()` it. */
@@ -59,6 +61,6 @@ export async function openBackend(opts: OpenBackendOptions): Promise<Backend> {
     const { dataDir, compaction } = opts;
     return openSqliteBackend(compaction === undefined ? { dataDir } : { dataDir, compaction });
   }
-  const { endpoints, prefix } = opts;
-  return openEtcdBackend(prefix === undefined ? { endpoints } : { endpoints, prefix });
+  const { endpoints, prefix, compaction } = opts;
+  return openEtcdBackend({ endpoints, ...(prefix !== undefined ? { prefix } : {}), ...(compaction !== undefined ? { compaction } : {}) });
 }

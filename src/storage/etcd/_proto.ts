@@ -177,10 +177,10 @@ export interface DeleteRangeResponse {
   prevKvs: EtcdKeyValue[];
 }
 
-/** Compare: the key's create or mod revision against `value` (etcd's CompareTarget Create / Mod). */
+/** Compare: the key's version, create or mod revision against `value` (etcd's CompareTarget Version / Create / Mod). */
 export interface Compare {
   key: Uint8Array;
-  target: 'Create' | 'Mod';
+  target: 'Version' | 'Create' | 'Mod';
   result: 'Equal' | 'Greater' | 'Less' | 'NotEqual';
   value: number;
 }
@@ -199,6 +199,8 @@ export interface TxnResponse {
 }
 
 const compareResults = { Equal: 0, Greater: 1, Less: 2, NotEqual: 3 } as const;
+/** CompareTarget and the field of target_union it compares with. */
+const compareTargets = { Version: { target: 0, field: 4 }, Create: { target: 1, field: 5 }, Mod: { target: 2, field: 6 } } as const;
 
 function writeRange(w: ProtoWriter, r: RangeRequest): void {
   w.bytes(1, r.key, true)
@@ -215,9 +217,10 @@ export function encodeRangeRequest(r: RangeRequest): Buffer {
 }
 
 function writeCompare(w: ProtoWriter, c: Compare): void {
-  w.uint(1, compareResults[c.result]).uint(2, c.target === 'Create' ? 1 : 2).bytes(3, c.key, true);
+  const { target, field } = compareTargets[c.target];
+  w.uint(1, compareResults[c.result]).uint(2, target).bytes(3, c.key, true);
   // A member of the target_union oneof: written even when zero.
-  w.uint(c.target === 'Create' ? 5 : 6, c.value, true);
+  w.uint(field, c.value, true);
 }
 
 function writeOp(w: ProtoWriter, op: RequestOp): void {

@@ -67,6 +67,13 @@ export interface EtcdBackendOptions {
    * limits (`--max-requests-inflight` 400 plus `--max-mutating-requests-inflight` 200).
    */
   readonly maxInflightRequests?: number;
+  /**
+   * kube-apiserver's compactor (`--etcd-compaction-interval`, default 5 minutes): at each tick the history
+   * older than the previous tick is compacted away, or `false` for none (compact() still works).
+   */
+  readonly compaction?: { readonly intervalMs?: number } | false;
+  /** Where failures of background work (the compactor) are reported. */
+  readonly onBackgroundError?: (err: unknown) => void;
 }
 
 /** Runs at most `limit` requests at once; the others start in arrival order as slots free up. */
@@ -127,6 +134,11 @@ function isFutureRevisionError(err: unknown): boolean {
   return errorMessage(err).includes('required revision is a future revision');
 }
 
+/** CompactionRequest { revision = 1; physical = 2 }, physical: answered once the compaction is done. */
+function compactionRequest(revision: number): Buffer {
+  return new ProtoWriter(16).uint(1, revision).bool(2, true).finish();
+}
+
 /** Our form of a stored key-value. */
 function toKeyValue(kv: EtcdKeyValue): KeyValue {
   return { key: kv.key.toString(), value: kv.value, createRevision: kv.createRevision, modRevision: kv.modRevision };
@@ -137,6 +149,11 @@ export class EtcdBackend implements Backend {
   readonly #prefix: string;
   #client: Etcd3 | undefined;
   #channel: GrpcChannel | undefined;
+  #compactTimer: NodeJS.Timeout | undefined;
+  /** The compactor's logical time (compact_rev_key's version) and the revision it compacts to next. */
+  #compactTime = 0;
+  #compactNext = 0;
+  #compacting = false;
   readonly #watches = new Set<EtcdWatch>();
   #closed = false;
   readonly #slots: RequestSlots;
@@ -178,6 +195,49 @@ export class EtcdBackend implements Backend {
         cause: err,
       });
     }
+    const compaction = this.#opts.compaction;
+    if (compaction !== false) {
+      this.#compactTimer = setInterval(() => this.#compactTick(), compaction?.intervalMs ?? 300_000);
+      this.#compactTimer.unref();
+    }
+  }
+
+  /**
+   * One tick of kube-apiserver's compactor (storage/etcd3/compact.go): whoever moves compact_rev_key's
+   * version from the time it last saw (a CAS shared by every API server on the etcd) records the revision
+   * of the previous tick there and compacts to it; the others learn the new time. The first tick only
+   * takes the revision ("we don't compact on bootstrap").
+   */
+  #compactTick(): void {
+    if (this.#compacting || this.#closed) return;
+    this.#compacting = true;
+    const run = async (): Promise<void> => {
+      const key = Buffer.from(compactRevKey);
+      const res = await this.#txn(
+        [{ key, target: 'Version', result: 'Equal', value: this.#compactTime }],
+        [{ put: { key, value: Buffer.from(String(this.#compactNext)) } }],
+        [{ range: { key } }],
+      );
+      const rev = this.#compactNext;
+      this.#compactNext = res.revision;
+      if (!res.succeeded) {
+        const op = res.responses[0];
+        this.#compactTime = op !== undefined && 'range' in op ? (op.range.kvs[0]?.version ?? 0) : 0;
+        return;
+      }
+      this.#compactTime++;
+      if (rev === 0) return;
+      try {
+        await this.#slots.run(() => this.#grpc().unary('/etcdserverpb.KV/Compact', compactionRequest(rev), this.#deadline()));
+      } catch (err) {
+        if (!isCompactedError(err)) throw err;
+      }
+    };
+    run()
+      .catch((err: unknown) => this.#opts.onBackgroundError?.(err))
+      .finally(() => {
+        this.#compacting = false;
+      });
   }
 
   async currentRevision(): Promise<number> {
@@ -279,9 +339,7 @@ export class EtcdBackend implements Backend {
       // Another compactor moved the record meanwhile: look again.
     }
     try {
-      // CompactionRequest { revision = 1; physical = 2 }.
-      const request = new ProtoWriter(16).uint(1, revision).bool(2, true).finish();
-      await this.#slots.run(() => this.#grpc().unary('/etcdserverpb.KV/Compact', request, this.#deadline()));
+      await this.#slots.run(() => this.#grpc().unary('/etcdserverpb.KV/Compact', compactionRequest(revision), this.#deadline()));
     } catch (err) {
       // Someone (etcd's auto-compaction, another API server) already compacted further.
       if (!isCompactedError(err)) throw err;
@@ -303,6 +361,8 @@ export class EtcdBackend implements Backend {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    if (this.#compactTimer !== undefined) clearInterval(this.#compactTimer);
+    this.#compactTimer = undefined;
     for (const w of [...this.#watches]) w.close();
     this.#watches.clear();
     const client = this.#client;
