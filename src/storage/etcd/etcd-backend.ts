@@ -72,7 +72,7 @@ export interface EtcdBackendOptions {
    * older than the previous tick is compacted away, or `false` for none (compact() still works).
    */
   readonly compaction?: { readonly intervalMs?: number } | false;
-  /** Where failures of background work (the compactor) are reported. */
+  /** Where failures of background work (the compactor) are reported; default standard error, as kube-apiserver logs them. */
   readonly onBackgroundError?: (err: unknown) => void;
 }
 
@@ -234,7 +234,7 @@ export class EtcdBackend implements Backend {
       }
     };
     run()
-      .catch((err: unknown) => this.#opts.onBackgroundError?.(err))
+      .catch((err: unknown) => (this.#opts.onBackgroundError ?? ((e: unknown) => console.error(`etcd: compaction failed: ${errorMessage(e)}`)))(err))
       .finally(() => {
         this.#compacting = false;
       });
