@@ -528,7 +528,8 @@ export class CacheDispatcher {
    * etcd, a watch catching up from the log) are decoded as usual.
    */
   noteWrite(key: string, value: Uint8Array, attrs: ObjectAttrs, text: string): void {
-    this.written.add(key, value, { attrs, text });
+    // Without a cache for the key nobody would take the note (a cache loading meanwhile decodes instead).
+    if (this.findCache(key) !== undefined) this.written.add(key, value, { attrs, text });
   }
 
   /** The cache for a key prefix, creating and loading it on first use. */
