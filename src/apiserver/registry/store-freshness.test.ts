@@ -22,10 +22,18 @@ import type { WatchEvent as ClientWatchEvent, WatchStream } from '../../client/c
 const admin = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 const namespace = 'default';
 
-/** Holds back the storage watch's events (the watch cache falls behind storage) until released. */
+/**
+ * Holds back the storage watch's events (the watch cache falls behind storage) until released, or ends
+ * the storage watch with an error at its next event.
+ */
 class Gate {
   private held = false;
+  private failure: Error | undefined;
   private readonly waiting: (() => void)[] = [];
+
+  failAtNextEvent(err: Error): void {
+    this.failure = err;
+  }
 
   hold(): void {
     this.held = true;
@@ -38,6 +46,7 @@ class Gate {
 
   async pass(): Promise<void> {
     while (this.held) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    if (this.failure !== undefined) throw this.failure;
   }
 }
 
@@ -78,33 +87,40 @@ async function nextWithin<T>(it: AsyncIterator<T>, ms: number): Promise<T | unde
   }
 }
 
+/** A server (SQLite) whose watch cache follows storage through `gate`, with the ConfigMap cache loaded. */
+async function serverBehind(gate: Gate): Promise<{ server: ApiServer; client: InProcessClient; stop: () => Promise<void> }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'kubemix-freshness-'));
+  const pki: ClusterPki = await ensurePki(dataDir);
+  const backend: Backend = await openBackend({ kind: 'sqlite', dataDir, compaction: false });
+  const server = createApiServer({ backend: behindBy(backend, gate), tls: { caPem: pki.ca.certPem, certPem: pki.apiserver.certPem, keyPem: pki.apiserver.keyPem }, port: 0 });
+  await server.start();
+  const client = new InProcessClient(server, { user: admin });
+  await client.create(resources.configmaps, configMap('first'));
+  await client.list(resources.configmaps, { namespace });
+  return {
+    server,
+    client,
+    stop: async () => {
+      gate.release();
+      await server.stop();
+      await backend.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
 describe('reads without a resourceVersion while the watch cache is behind storage', () => {
-  let dataDir: string;
-  let pki: ClusterPki;
-  let backend: Backend;
-  let server: ApiServer;
   let client: InProcessClient;
+  let stop: () => Promise<void>;
   const gate = new Gate();
   const names = (items: readonly ConfigMap[]): string[] => items.map((c) => c.metadata?.name ?? '').sort();
 
   before(async () => {
-    dataDir = await mkdtemp(join(tmpdir(), 'kubemix-freshness-'));
-    pki = await ensurePki(dataDir);
-    backend = await openBackend({ kind: 'sqlite', dataDir, compaction: false });
-    server = createApiServer({ backend: behindBy(backend, gate), tls: { caPem: pki.ca.certPem, certPem: pki.apiserver.certPem, keyPem: pki.apiserver.keyPem }, port: 0 });
-    await server.start();
-    client = new InProcessClient(server, { user: admin });
     // The ConfigMap cache is loaded before anything is held back.
-    await client.create(resources.configmaps, configMap('first'));
-    await client.list(resources.configmaps, { namespace });
+    ({ client, stop } = await serverBehind(gate));
   });
   afterEach(() => gate.release());
-  after(async () => {
-    gate.release();
-    await server.stop();
-    await backend.close();
-    await rm(dataDir, { recursive: true, force: true });
-  });
+  after(async () => stop());
 
   test('a watch starts from the cache as it is, and what the cache has yet to apply follows as events', async () => {
     gate.hold();
@@ -152,4 +168,32 @@ describe('reads without a resourceVersion while the watch cache is behind storag
     assert.ok(names(list.items).includes('caught-up'));
     assert.ok(Number(list.metadata?.resourceVersion) >= Number(created.metadata?.resourceVersion));
   });
+});
+
+void test('a watch without a resourceVersion fails once the watch cache has stopped following storage', async () => {
+  const gate = new Gate();
+  const { server, client, stop } = await serverBehind(gate);
+  try {
+    gate.failAtNextEvent(new Error('storage watch broke'));
+    await client.create(resources.configmaps, configMap('never-cached'));
+    // The storage watch ends with the error at that write.
+    const deadline = Date.now() + 5000;
+    while (Date.now() < deadline) {
+      try {
+        server.dispatcher.checkFollowing();
+      } catch {
+        break;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const w = client.watch<ConfigMap & { metadata: object }>(resources.configmaps, { namespace });
+    try {
+      const first = await nextWithin(w[Symbol.asyncIterator](), 2000);
+      assert.equal(first?.type, 'ERROR');
+    } finally {
+      w.close();
+    }
+  } finally {
+    await stop();
+  }
 });

@@ -434,7 +434,8 @@ export class Store {
     if (rvText === '' || rvText === '0') {
       // Both start from the cache's current state without waiting for it to catch up with storage, as
       // kube-apiserver's cacher does for a watch without sendInitialEvents ("the legacy case"): the changes
-      // it has yet to apply follow as events.
+      // it has yet to apply follow as events. A cache that stopped following storage has none to follow.
+      this.opts.dispatcher.checkFollowing();
       from = undefined;
     } else {
       from = Number(rvText);

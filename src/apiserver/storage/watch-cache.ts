@@ -595,6 +595,11 @@ export class CacheDispatcher {
     while (!cond()) await new Promise<void>((resolve) => this.waiters.push({ rev: this.revision + 1, resolve }));
   }
 
+  /** Throws what stopped the storage watch, if it stopped: the caches no longer follow storage. */
+  checkFollowing(): void {
+    if (this.failure !== undefined) throw this.failure;
+  }
+
   /**
    * Resolves once the caches have applied every write up to `rev`; rejects after `timeoutMs`
    * (kube-apiserver answers "Too large resource version" after 3 s).
@@ -608,7 +613,7 @@ export class CacheDispatcher {
    * `waitUntilFreshAndBlock`, whose block timeout is 3 s).
    */
   async caughtUp(rev: number, timeoutMs = freshnessTimeoutMs): Promise<boolean> {
-    if (this.failure !== undefined) throw this.failure;
+    this.checkFollowing();
     if (rev <= this.revision) return true;
     return new Promise<boolean>((resolve) => {
       const t = setTimeout(() => {
