@@ -199,3 +199,32 @@ void test('the compactor compacts, each interval, the history older than the int
     await writer.close();
   }
 });
+
+void test('reads and writes go on after etcd restarts or crashes: calls wait for it within their deadline', async () => {
+  const root = nextRoot();
+  const s = server();
+  const b = await openEtcdBackend({ endpoints: s.endpoints, prefix: root, compaction: false });
+  try {
+    const r1 = await b.create(`${root}pods/a`, new Uint8Array([1]));
+    // A write sent while etcd is down waits for it to come back.
+    const during = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      return b.create(`${root}pods/b`, new Uint8Array([2]));
+    })();
+    await s.restart();
+    const r2 = await during;
+    assert.ok(r2 > r1);
+    await s.crash();
+    const r3 = await b.update(`${root}pods/a`, new Uint8Array([3]), r1);
+    assert.ok(r3 > r2);
+    assert.deepEqual(
+      (await b.list(`${root}pods/`)).items.map((kv) => [kv.key, [...kv.value]]),
+      [
+        [`${root}pods/a`, [3]],
+        [`${root}pods/b`, [2]],
+      ],
+    );
+  } finally {
+    await b.close();
+  }
+});
