@@ -13,7 +13,7 @@
 import { connect, constants, type ClientHttp2Session, type ClientHttp2Stream, type IncomingHttpHeaders } from 'node:http2';
 
 /** gRPC status codes the backend tells apart. */
-export const grpcStatus = { ok: 0, cancelled: 1, unknown: 2, deadlineExceeded: 4, unavailable: 14 } as const;
+export const grpcStatus = { ok: 0, unknown: 2, deadlineExceeded: 4, unavailable: 14 } as const;
 
 /** A call that ended with a gRPC status other than OK; `message` is the server's status message. */
 export class GrpcError extends Error {
@@ -35,8 +35,7 @@ const firstRetryMs = 25;
 const maxRetryMs = 1000;
 
 /** `grpc-message` is percent-encoded. */
-function statusMessage(v: string | string[] | undefined): string {
-  const text = Array.isArray(v) ? v.join(',') : (v ?? '');
+function statusMessage(text: string): string {
   try {
     return decodeURIComponent(text);
   } catch {
@@ -146,7 +145,7 @@ export class GrpcChannel {
         }
         const code = Number(header(trailers, 'grpc-status') ?? header(headers, 'grpc-status') ?? grpcStatus.unknown);
         if (code !== grpcStatus.ok) {
-          finish(new GrpcError(code, statusMessage(trailers?.['grpc-message'] ?? headers['grpc-message']) || `gRPC status ${code}`));
+          finish(new GrpcError(code, statusMessage(header(trailers, 'grpc-message') ?? header(headers, 'grpc-message') ?? '') || `gRPC status ${code}`));
           return;
         }
         const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);

@@ -226,15 +226,13 @@ export class EtcdBackend implements Backend {
         return;
       }
       this.#compactTime++;
-      if (rev === 0) return;
-      try {
-        await this.#slots.run(() => this.#grpc().unary('/etcdserverpb.KV/Compact', compactionRequest(rev), this.#deadline()));
-      } catch (err) {
-        if (!isCompactedError(err)) throw err;
-      }
+      if (rev !== 0) await this.#compactTo(rev);
     };
     run()
-      .catch((err: unknown) => (this.#opts.onBackgroundError ?? ((e: unknown) => console.error(`etcd: compaction failed: ${errorMessage(e)}`)))(err))
+      .catch((err: unknown) => {
+        if (this.#opts.onBackgroundError !== undefined) this.#opts.onBackgroundError(err);
+        else console.error(`etcd: compaction failed: ${errorMessage(err)}`);
+      })
       .finally(() => {
         this.#compacting = false;
       });
@@ -338,10 +336,14 @@ export class EtcdBackend implements Backend {
       if (res.succeeded) break;
       // Another compactor moved the record meanwhile: look again.
     }
+    await this.#compactTo(revision);
+  }
+
+  /** etcd's Compact; done already when someone (etcd's auto-compaction, another API server) compacted further. */
+  async #compactTo(revision: number): Promise<void> {
     try {
-      await this.#slots.run(() => this.#grpc().unary('/etcdserverpb.KV/Compact', compactionRequest(revision), this.#deadline()));
+      await this.#unary('Compact', compactionRequest(revision));
     } catch (err) {
-      // Someone (etcd's auto-compaction, another API server) already compacted further.
       if (!isCompactedError(err)) throw err;
     }
   }
@@ -385,31 +387,24 @@ export class EtcdBackend implements Backend {
     }
   }
 
-  #grpc(): GrpcChannel {
-    if (this.#channel === undefined) {
-      throw new Error(this.#closed ? 'storage backend is closed' : 'storage backend is not started');
-    }
-    return this.#channel;
-  }
-
-  #deadline(): number {
-    return Date.now() + (this.#opts.requestTimeoutMs ?? 30_000);
+  /** A call of etcd's KV service in one of the request slots, with the request deadline. */
+  async #unary(method: 'Range' | 'Txn' | 'Compact', request: Uint8Array): Promise<Buffer> {
+    const channel = this.#channel;
+    if (channel === undefined) throw new Error(this.#closed ? 'storage backend is closed' : 'storage backend is not started');
+    const deadline = Date.now() + (this.#opts.requestTimeoutMs ?? 30_000);
+    return this.#slots.run(() => channel.unary(`/etcdserverpb.KV/${method}`, request, deadline));
   }
 
   async #range(req: RangeRequest): Promise<RangeResponse> {
-    const channel = this.#grpc();
-    const request = encodeRangeRequest(req);
     try {
-      return decodeRangeResponse(await this.#slots.run(() => channel.unary('/etcdserverpb.KV/Range', request, this.#deadline())));
+      return decodeRangeResponse(await this.#unary('Range', encodeRangeRequest(req)));
     } catch (err) {
       throw await this.#translate(err, req.revision ?? 0);
     }
   }
 
   async #txn(compare: Compare[], success: RequestOp[], failure: RequestOp[]): Promise<TxnResponse> {
-    const channel = this.#grpc();
-    const request = encodeTxnRequest(compare, success, failure);
-    return decodeTxnResponse(await this.#slots.run(() => channel.unary('/etcdserverpb.KV/Txn', request, this.#deadline())));
+    return decodeTxnResponse(await this.#unary('Txn', encodeTxnRequest(compare, success, failure)));
   }
 
   async #translate(err: unknown, requested: number): Promise<unknown> {
