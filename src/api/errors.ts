@@ -195,6 +195,13 @@ export const isForbidden = (e: unknown): boolean => isApiError(e) && e.reason ==
 export const isGone = (e: unknown): boolean =>
   isApiError(e) && (e.reason === StatusReason.Expired || e.reason === StatusReason.Gone);
 
+/**
+ * apimachinery's `IsTooLargeResourceVersionError`: a read at a resourceVersion the server has not reached
+ * (a 504 Timeout whose cause is `ResourceVersionTooLarge`).
+ */
+export const isTooLargeResourceVersion = (e: unknown): boolean =>
+  isApiError(e) && e.code === 504 && (e.details?.causes ?? []).some((c) => c.reason === 'ResourceVersionTooLarge');
+
 /** Rebuild an ApiError from a wire Status (used by the HTTP client). */
 export function apiErrorFromStatus(s: Partial<Status>, httpCode: number): ApiError {
   const reason = (s.reason ?? StatusReason.Unknown) as StatusReason;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { apiErrors } from '../api/errors.js';
+import { ApiError, apiErrors } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { KubeList, KubeObject, ListOptions, WatchOptions } from './client.js';
 import { FakeClock } from './clock.js';
@@ -92,7 +92,7 @@ void describe('informer', () => {
     assert.deepEqual(
       client.calls.filter((c) => c.verb === 'list').map((c) => c.opts),
       [
-        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, readOnly: true },
+        { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, resourceVersion: '0', readOnly: true },
         { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, readOnly: true, continue: 'c1' },
         { namespace: 'ns', labelSelector: 'app=web', fieldSelector: 'spec.nodeName=n1', limit: 2, readOnly: true, continue: 'c2' },
       ],
@@ -274,6 +274,11 @@ void describe('informer', () => {
     } as unknown as Pod);
     await waitUntil(() => client.watches.length === 2, 'the watch after the relist');
     assert.equal(listed, 2);
+    // client-go's relistResourceVersion: "0" first (the watch cache answers), then the last one seen.
+    assert.deepEqual(
+      client.calls.filter((c) => c.verb === 'list').map((c) => (c.opts as ListOptions).resourceVersion),
+      ['0', '3'],
+    );
     assert.deepEqual(log, ['update a@1->a@7', 'add d@8', 'delete b@2']);
     assert.equal(client.watches[1]?.opts.resourceVersion, '9');
     assert.equal(client.watches[0]?.closed, true);
@@ -295,6 +300,38 @@ void describe('informer', () => {
     assert.equal(listed, 2);
     assert.equal(inf.get('ns/a')?.metadata?.resourceVersion, '2');
   });
+
+  for (const [what, refusal] of [
+    ['410 Expired', apiErrors.resourceExpired('too old resource version: 3 (5)')],
+    ['504 ResourceVersionTooLarge', new ApiError(504, 'Timeout', 'Too large resource version: 30, current: 9', { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 })],
+  ] as const) {
+    void test(`a list at the last resourceVersion answered ${what} is retried at once as a consistent read`, async (t) => {
+      const client = new FakeClient();
+      const asked: (string | undefined)[] = [];
+      client.onList = (_res, opts: ListOptions) => {
+        asked.push(opts.resourceVersion);
+        if (asked.length === 2) return Promise.reject(refusal);
+        return Promise.resolve(podList([pod('a', String(asked.length))], String(asked.length + 2)));
+      };
+      const clock = new FakeClock();
+      const inf = createInformer<Pod>(client, resources.pods, { clock });
+      inf.start();
+      t.after(() => inf.stop());
+      await waitUntil(() => client.watches.length === 1, 'the watch');
+      client.watches[0]?.fail(apiErrors.resourceExpired('too old resource version: 3 (5)'));
+      await waitUntil(() => client.watches.length === 2, 'the watch after the relist');
+      assert.deepEqual(asked, ['0', '3', undefined]);
+      assert.equal(inf.get('ns/a')?.metadata?.resourceVersion, '3');
+      assert.equal(client.watches[1]?.opts.resourceVersion, '5');
+      // Listed again, the informer goes back to asking for the last resourceVersion seen.
+      client.watches[1]?.fail(apiErrors.resourceExpired('too old resource version: 5 (7)'));
+      // (A second 410 without events between backs off first.)
+      await settle();
+      clock.step(800);
+      await waitUntil(() => client.watches.length === 3, 'the third watch');
+      assert.deepEqual(asked, ['0', '3', undefined, '5']);
+    });
+  }
 
   void test('list failures back off 800 ms doubling', async (t) => {
     const client = new FakeClient();

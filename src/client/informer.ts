@@ -11,7 +11,7 @@
  * Handlers run synchronously, in registration order, in the order the changes happened; the cache already
  * holds the new state when they run. A handler that throws is logged and does not disturb the informer.
  */
-import { apiErrorFromStatus, isGone, type Status } from '../api/errors.js';
+import { apiErrorFromStatus, isGone, isTooLargeResourceVersion, type Status } from '../api/errors.js';
 import { apiVersionOf, type ResourceType } from '../api/resources.js';
 import type { Client, KubeObject, WatchStream } from './client.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
@@ -171,6 +171,8 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
   private stopped = false;
   private synced = false;
   private lastRV = '';
+  /** The last resourceVersion seen is too old or too new for the server: the next list is a consistent read. */
+  private lastRVUnavailable = false;
   private backoffMs = initialBackoffMs;
   private watchDelivered = false;
   private watchStream: WatchStream<T> | undefined;
@@ -313,7 +315,29 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
     }
   }
 
+  /**
+   * The resourceVersion a list asks for, as client-go's reflector (`relistResourceVersion`): "0" at first,
+   * so that the API server answers from its watch cache (and in one page); then the last one seen (a list
+   * at least as fresh); "" (a consistent read) once that one is unavailable.
+   */
+  private relistResourceVersion(): string {
+    if (this.lastRVUnavailable) return '';
+    return this.lastRV === '' ? '0' : this.lastRV;
+  }
+
   private async relist(): Promise<void> {
+    try {
+      await this.listAt(this.relistResourceVersion());
+    } catch (err) {
+      if (!isGone(err) && !isTooLargeResourceVersion(err)) throw err;
+      // As the reflector: a resourceVersion the server cannot list at is retried at once as a consistent read.
+      this.lastRVUnavailable = true;
+      await this.listAt('');
+    }
+    this.lastRVUnavailable = false;
+  }
+
+  private async listAt(resourceVersion: string): Promise<void> {
     const items: T[] = [];
     let cont: string | undefined;
     let rv = '';
@@ -321,6 +345,7 @@ class IndexInformer<T extends KubeObject> implements Informer<T> {
       const page = await this.client.list<T>(this.res, {
         ...this.selectors(),
         limit: this.pageSize,
+        ...(cont === undefined && resourceVersion !== '' ? { resourceVersion } : {}),
         // The cache and the handlers only read objects (client-go's rule for shared informers).
         readOnly: true,
         ...(cont !== undefined ? { continue: cont } : {}),
