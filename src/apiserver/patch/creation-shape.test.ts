@@ -39,9 +39,10 @@ function created(api: OpenApi, o: JsonObject): JsonValue {
   return (out['metadata'] as JsonObject)['managedFields'] ?? null;
 }
 
-/** Whether `a` and `b` have one shape: the memo computes a value for `a` and answers `b` with it. */
+/** Whether `a` and `b` have one shape: the memo, having seen `a` twice (and kept its value), answers `b` with it. */
 function sameShape(a: unknown, b: unknown): boolean {
   const memo = new ShapeMemo<string>();
+  memo.get(a as JsonValue, () => 'a once');
   memo.get(a as JsonValue, () => 'a');
   return memo.get(b as JsonValue, () => 'b') === 'a';
 }
@@ -73,15 +74,32 @@ void test('what can change the owned set changes the shape', () => {
   for (const [what, a, b] of cases) assert.ok(!sameShape(a, b) && !sameShape(b, a), what);
 });
 
+void test('a shape memo keeps a value from the second sighting of its shape on', () => {
+  const memo = new ShapeMemo<number>();
+  let computed = 0;
+  const compute = (): number => ++computed;
+  assert.equal(memo.get({ a: 's', b: ['x'] }, compute), 1);
+  assert.equal(memo.get({ a: 'other', b: ['y'] }, compute), 2, 'another shape');
+  assert.equal(memo.get({ a: 't', b: ['x'] }, compute), 3, 'seen twice: computed and kept');
+  assert.equal(memo.get({ a: 'u', b: ['x'] }, compute), 3);
+  assert.equal(memo.get({ a: 'v', b: ['y'] }, compute), 4);
+  assert.equal(memo.get({ a: 'w', b: ['y'] }, compute), 4);
+  assert.equal(computed, 4);
+});
+
 void test('a shape memo forgets everything once it grows beyond its size', () => {
   const memo = new ShapeMemo<number>(10);
   let computed = 0;
   const compute = (): number => ++computed;
-  assert.equal(memo.get({ a: 's' }, compute), 1);
-  assert.equal(memo.get({ a: 't' }, compute), 1);
-  for (let i = 0; i < 5; i++) memo.get({ [`k${i}`]: 's' }, compute);
-  assert.equal(computed, 6);
-  assert.equal(memo.get({ a: 's' }, compute), 7);
+  const twice = (o: JsonValue): number => {
+    memo.get(o, compute);
+    return memo.get(o, compute);
+  };
+  assert.equal(twice({ a: 's' }), 2);
+  assert.equal(memo.get({ a: 't' }, compute), 2);
+  for (let i = 0; i < 5; i++) twice({ [`k${i}`]: 's' });
+  assert.equal(computed, 12);
+  assert.equal(memo.get({ a: 's' }, compute), 13);
 });
 
 void test('a create records the same managedFields whether its shape was seen before or not', () => {
@@ -93,6 +111,8 @@ void test('a create records the same managedFields whether its shape was seen be
   ];
   for (const [what, first, second] of pairs) {
     const primed = new OpenApi();
+    // Twice: the memo keeps a shape's set from its second sighting.
+    created(primed, first);
     created(primed, first);
     assert.deepEqual(created(primed, second), created(new OpenApi(), second), what);
   }
@@ -106,6 +126,7 @@ void test('a required field left at its zero value is not owned', () => {
 
 void test('objects of one shape share a frozen set: no write can change another object\'s entry', () => {
   const api = new OpenApi();
+  created(api, pod('web-0', 'nginx', 'nginx:1.27'));
   const a = created(api, pod('web-1', 'nginx', 'nginx:1.27')) as JsonObject[];
   const b = created(api, pod('web-2', 'nginx', 'nginx:1.27')) as JsonObject[];
   assert.equal(a[0]?.['fieldsV1'], b[0]?.['fieldsV1']);

@@ -10,7 +10,10 @@
  * every other scalar. Undefined values (objects from callers in this process) are a class of their own.
  *
  * `ShapeMemo` finds an object's entry by walking a trie of those tokens: a lookup per key and value,
- * no text built for the object (most of it would be keys and marks).
+ * no text built for the object (most of it would be keys and marks). It remembers a shape the second time
+ * it sees one: many creates have a shape of their own (a Node, its Lease, a DaemonSet's pod: a node's
+ * name or uid sits in one of their lists), and a trie path plus a field set kept for each of those was
+ * most of what the API server's young-generation collections copied, and then freed all at once.
  */
 import type { JsonValue } from './json.js';
 
@@ -33,22 +36,76 @@ class TrieNode<T> {
   value: T | undefined;
 }
 
-/** Values by creation shape; forgets everything once it holds more than `maxNodes` trie nodes. */
+/** Shapes seen once are remembered by hash, at most this many (then forgotten all at once). */
+const maxSeenOnce = 100_000;
+
+/**
+ * Values by creation shape; forgets everything once it holds more than `maxNodes` trie nodes. A shape's
+ * value is kept from its second sighting on (the first is known by the shape's hash alone).
+ */
 export class ShapeMemo<T> {
   #root = new TrieNode<T>();
   #nodes = 0;
+  readonly #seenOnce = new Set<number>();
+  /** The walk in progress: the trie node reached so far (undefined once the shape leaves the trie) and the hash. */
+  #at: TrieNode<T> | undefined;
+  #hash = 0;
 
   constructor(private readonly maxNodes = 200_000) {}
 
-  /** The value for `obj`'s shape, computed by `compute` (never undefined) the first time the shape is seen. */
+  /** The value for `obj`'s shape, computed by `compute` (never undefined) unless the shape was remembered. */
   get(obj: JsonValue, compute: () => T): T {
     if (this.#nodes > this.maxNodes) {
       this.#root = new TrieNode<T>();
       this.#nodes = 0;
     }
-    const leaf = this.#walk(this.#root, obj);
-    if (leaf.value === undefined) leaf.value = compute();
-    return leaf.value;
+    this.#at = this.#root;
+    this.#hash = 0x811c9dc5;
+    this.#follow(obj);
+    const found = this.#at?.value;
+    this.#at = undefined;
+    if (found !== undefined) return found;
+    const value = compute();
+    // Hashes are kept small integers: a Set of them holds no boxed numbers.
+    const hash = this.#hash & 0x3fffffff;
+    if (!this.#seenOnce.has(hash)) {
+      if (this.#seenOnce.size >= maxSeenOnce) this.#seenOnce.clear();
+      this.#seenOnce.add(hash);
+      return value;
+    }
+    this.#seenOnce.delete(hash);
+    this.#insert(this.#root, obj).value = value;
+    return value;
+  }
+
+  /** Takes one token: moves along the trie while it has the shape, and into the hash. */
+  #take(token: Token): void {
+    if (this.#at !== undefined) this.#at = this.#at.next?.get(token);
+    let h = this.#hash;
+    if (typeof token === 'string') {
+      for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
+      h = Math.imul(h ^ 0x22, 0x01000193);
+    } else if (typeof token === 'number') {
+      h = Math.imul(h ^ (0x100 + token), 0x01000193);
+    } else {
+      h = Math.imul(h ^ (token === objectStart ? 0x200 : 0x201), 0x01000193);
+    }
+    this.#hash = h;
+  }
+
+  /**
+   * Where a value comes the tokens are classes (numbers), `{` or lists (text starting `[`); where a key
+   * comes, keys (text) or `}`: no token can be read as another.
+   */
+  #follow(v: JsonValue | undefined): void {
+    if (typeof v !== 'object' || v === null) return this.#take(scalarClass(v));
+    if (Array.isArray(v)) return this.#take(listText(v));
+    this.#take(objectStart);
+    for (const k in v) {
+      this.#take(k);
+      this.#follow(v[k]);
+    }
+    this.#take(objectEnd);
   }
 
   #step(node: TrieNode<T>, token: Token): TrieNode<T> {
@@ -62,15 +119,12 @@ export class ShapeMemo<T> {
     return child;
   }
 
-  /**
-   * Where a value comes the tokens are classes (numbers), `{` or lists (text starting `[`); where a key
-   * comes, keys (text) or `}`: no token can be read as another.
-   */
-  #walk(node: TrieNode<T>, v: JsonValue | undefined): TrieNode<T> {
+  /** The trie path of `v`'s tokens (as `#follow` takes them), made where missing. */
+  #insert(node: TrieNode<T>, v: JsonValue | undefined): TrieNode<T> {
     if (typeof v !== 'object' || v === null) return this.#step(node, scalarClass(v));
     if (Array.isArray(v)) return this.#step(node, listText(v));
     let n = this.#step(node, objectStart);
-    for (const k in v) n = this.#walk(this.#step(n, k), v[k]);
+    for (const k in v) n = this.#insert(this.#step(n, k), v[k]);
     return this.#step(n, objectEnd);
   }
 }
