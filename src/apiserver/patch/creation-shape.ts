@@ -47,8 +47,7 @@ export class ShapeMemo<T> {
   #root = new TrieNode<T>();
   #nodes = 0;
   readonly #seenOnce = new Set<number>();
-  /** The walk in progress: the trie node reached so far (undefined once the shape leaves the trie) and the hash. */
-  #at: TrieNode<T> | undefined;
+  /** The hash being taken (`#hashOf`). */
   #hash = 0;
 
   constructor(private readonly maxNodes = 200_000) {}
@@ -59,15 +58,10 @@ export class ShapeMemo<T> {
       this.#root = new TrieNode<T>();
       this.#nodes = 0;
     }
-    this.#at = this.#root;
-    this.#hash = 0x811c9dc5;
-    this.#follow(obj);
-    const found = this.#at?.value;
-    this.#at = undefined;
+    const found = this.#find(this.#root, obj)?.value;
     if (found !== undefined) return found;
     const value = compute();
-    // Hashes are kept small integers: a Set of them holds no boxed numbers.
-    const hash = this.#hash & 0x3fffffff;
+    const hash = this.#hashOf(obj);
     if (!this.#seenOnce.has(hash)) {
       if (this.#seenOnce.size >= maxSeenOnce) this.#seenOnce.clear();
       this.#seenOnce.add(hash);
@@ -78,9 +72,42 @@ export class ShapeMemo<T> {
     return value;
   }
 
-  /** Takes one token: moves along the trie while it has the shape, and into the hash. */
+  /**
+   * The trie node at the end of `v`'s tokens, or undefined where the trie does not have them. Where a value
+   * comes the tokens are classes (numbers), `{` or lists (text starting `[`); where a key comes, keys (text)
+   * or `}`: no token can be read as another.
+   */
+  #find(node: TrieNode<T>, v: JsonValue | undefined): TrieNode<T> | undefined {
+    if (typeof v !== 'object' || v === null) return node.next?.get(scalarClass(v));
+    if (Array.isArray(v)) return node.next?.get(listText(v));
+    let n = node.next?.get(objectStart);
+    for (const k in v) {
+      const key = n?.next?.get(k);
+      if (key === undefined) return undefined;
+      n = this.#find(key, v[k]);
+    }
+    return n?.next?.get(objectEnd);
+  }
+
+  /** A hash of `v`'s tokens, kept a small integer (a Set of them holds no boxed numbers). */
+  #hashOf(v: JsonValue): number {
+    this.#hash = 0x811c9dc5;
+    this.#hashTokens(v);
+    return this.#hash & 0x3fffffff;
+  }
+
+  #hashTokens(v: JsonValue | undefined): void {
+    if (typeof v !== 'object' || v === null) return this.#take(scalarClass(v));
+    if (Array.isArray(v)) return this.#take(listText(v));
+    this.#take(objectStart);
+    for (const k in v) {
+      this.#take(k);
+      this.#hashTokens(v[k]);
+    }
+    this.#take(objectEnd);
+  }
+
   #take(token: Token): void {
-    if (this.#at !== undefined) this.#at = this.#at.next?.get(token);
     let h = this.#hash;
     if (typeof token === 'string') {
       for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
@@ -91,21 +118,6 @@ export class ShapeMemo<T> {
       h = Math.imul(h ^ (token === objectStart ? 0x200 : 0x201), 0x01000193);
     }
     this.#hash = h;
-  }
-
-  /**
-   * Where a value comes the tokens are classes (numbers), `{` or lists (text starting `[`); where a key
-   * comes, keys (text) or `}`: no token can be read as another.
-   */
-  #follow(v: JsonValue | undefined): void {
-    if (typeof v !== 'object' || v === null) return this.#take(scalarClass(v));
-    if (Array.isArray(v)) return this.#take(listText(v));
-    this.#take(objectStart);
-    for (const k in v) {
-      this.#take(k);
-      this.#follow(v[k]);
-    }
-    this.#take(objectEnd);
   }
 
   #step(node: TrieNode<T>, token: Token): TrieNode<T> {
@@ -119,7 +131,7 @@ export class ShapeMemo<T> {
     return child;
   }
 
-  /** The trie path of `v`'s tokens (as `#follow` takes them), made where missing. */
+  /** The trie path of `v`'s tokens (as `#find` reads them), made where missing. */
   #insert(node: TrieNode<T>, v: JsonValue | undefined): TrieNode<T> {
     if (typeof v !== 'object' || v === null) return this.#step(node, scalarClass(v));
     if (Array.isArray(v)) return this.#step(node, listText(v));
