@@ -98,6 +98,9 @@ function details(gr: GroupResource, name: string): StatusDetails {
   return d;
 }
 
+/** The cause reason of a read at a resourceVersion the server has not reached (metav1.CauseType). */
+const tooLargeResourceVersionCause = 'ResourceVersionTooLarge';
+
 export const apiErrors = {
   notFound(gr: GroupResource, name: string): ApiError {
     return new ApiError(404, StatusReason.NotFound, `${groupResourceString(gr)} "${name}" not found`, details(gr, name));
@@ -182,6 +185,13 @@ export const apiErrors = {
   timeout(message: string): ApiError {
     return new ApiError(504, StatusReason.Timeout, message);
   },
+  /** apimachinery's `NewTooLargeResourceVersionError`: a read at `rv` waited in vain for the cache to reach it. */
+  tooLargeResourceVersion(rv: number, current: number): ApiError {
+    return new ApiError(504, StatusReason.Timeout, `Too large resource version: ${rv}, current: ${current}`, {
+      causes: [{ reason: tooLargeResourceVersionCause, message: 'Too large resource version' }],
+      retryAfterSeconds: 1,
+    });
+  },
 };
 
 export function isApiError(e: unknown): e is ApiError {
@@ -200,7 +210,7 @@ export const isGone = (e: unknown): boolean =>
  * (a 504 Timeout whose cause is `ResourceVersionTooLarge`).
  */
 export const isTooLargeResourceVersion = (e: unknown): boolean =>
-  isApiError(e) && e.code === 504 && (e.details?.causes ?? []).some((c) => c.reason === 'ResourceVersionTooLarge');
+  isApiError(e) && e.code === 504 && (e.details?.causes ?? []).some((c) => c.reason === tooLargeResourceVersionCause);
 
 /** Rebuild an ApiError from a wire Status (used by the HTTP client). */
 export function apiErrorFromStatus(s: Partial<Status>, httpCode: number): ApiError {

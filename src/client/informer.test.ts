@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { Pod } from 'kubernetes-types/core/v1.js';
-import { ApiError, apiErrors } from '../api/errors.js';
+import { apiErrors } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { KubeList, KubeObject, ListOptions, WatchOptions } from './client.js';
 import { FakeClock } from './clock.js';
@@ -303,7 +303,7 @@ void describe('informer', () => {
 
   for (const [what, refusal] of [
     ['410 Expired', apiErrors.resourceExpired('too old resource version: 3 (5)')],
-    ['504 ResourceVersionTooLarge', new ApiError(504, 'Timeout', 'Too large resource version: 30, current: 9', { causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }], retryAfterSeconds: 1 })],
+    ['504 ResourceVersionTooLarge', apiErrors.tooLargeResourceVersion(30, 9)],
   ] as const) {
     void test(`a list at the last resourceVersion answered ${what} is retried at once as a consistent read`, async (t) => {
       const client = new FakeClient();

@@ -352,10 +352,7 @@ export class Store {
     try {
       await this.opts.dispatcher.waitForRevision(rv);
     } catch {
-      throw new ApiError(504, 'Timeout', `Too large resource version: ${rv}, current: ${this.opts.dispatcher.currentRevision()}`, {
-        causes: [{ reason: 'ResourceVersionTooLarge', message: 'Too large resource version' }],
-        retryAfterSeconds: 1,
-      });
+      throw apiErrors.tooLargeResourceVersion(rv, this.opts.dispatcher.currentRevision());
     }
   }
 
