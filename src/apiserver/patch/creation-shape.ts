@@ -40,6 +40,30 @@ class TrieNode<T> {
 const maxSeenOnce = 100_000;
 
 /**
+ * Takes `v`'s tokens in order, each through `step` from `at`; undefined as soon as a step gives undefined.
+ * Where a value comes the tokens are classes (numbers), `{` or lists (text starting `[`); where a key
+ * comes, keys (text) or `}`: no token can be read as another.
+ */
+function followTokens<N>(at: N | undefined, v: JsonValue | undefined, step: (at: N, token: Token) => N | undefined): N | undefined {
+  if (at === undefined) return undefined;
+  if (typeof v !== 'object' || v === null) return step(at, scalarClass(v));
+  if (Array.isArray(v)) return step(at, listText(v));
+  let n = step(at, objectStart);
+  for (const k in v) n = n === undefined ? undefined : followTokens(step(n, k), v[k], step);
+  return n === undefined ? undefined : step(n, objectEnd);
+}
+
+/** FNV-1a over a token: its characters and a closing mark for text, a code of its own for the others. */
+function hashToken(h: number, token: Token): number {
+  if (typeof token === 'string') {
+    for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
+    return Math.imul(h ^ 0x22, 0x01000193);
+  }
+  if (typeof token === 'number') return Math.imul(h ^ (0x100 + token), 0x01000193);
+  return Math.imul(h ^ (token === objectStart ? 0x200 : 0x201), 0x01000193);
+}
+
+/**
  * Values by creation shape; forgets everything once it holds more than `maxNodes` trie nodes. A shape's
  * value is kept from its second sighting on (the first is known by the shape's hash alone).
  */
@@ -47,8 +71,8 @@ export class ShapeMemo<T> {
   #root = new TrieNode<T>();
   #nodes = 0;
   readonly #seenOnce = new Set<number>();
-  /** The hash being taken (`#hashOf`). */
-  #hash = 0;
+  readonly #child = (node: TrieNode<T>, token: Token): TrieNode<T> | undefined => node.next?.get(token);
+  readonly #childMade = (node: TrieNode<T>, token: Token): TrieNode<T> => this.#step(node, token);
 
   constructor(private readonly maxNodes = 200_000) {}
 
@@ -58,66 +82,21 @@ export class ShapeMemo<T> {
       this.#root = new TrieNode<T>();
       this.#nodes = 0;
     }
-    const found = this.#find(this.#root, obj)?.value;
+    // The trie lookup stops at the first token the trie lacks.
+    const found = followTokens(this.#root, obj, this.#child)?.value;
     if (found !== undefined) return found;
     const value = compute();
-    const hash = this.#hashOf(obj);
+    // Kept a small integer: a Set of them holds no boxed numbers.
+    const hash = (followTokens(0x811c9dc5, obj, hashToken) ?? 0) & 0x3fffffff;
     if (!this.#seenOnce.has(hash)) {
       if (this.#seenOnce.size >= maxSeenOnce) this.#seenOnce.clear();
       this.#seenOnce.add(hash);
       return value;
     }
     this.#seenOnce.delete(hash);
-    this.#insert(this.#root, obj).value = value;
+    const leaf = followTokens(this.#root, obj, this.#childMade);
+    if (leaf !== undefined) leaf.value = value;
     return value;
-  }
-
-  /**
-   * The trie node at the end of `v`'s tokens, or undefined where the trie does not have them. Where a value
-   * comes the tokens are classes (numbers), `{` or lists (text starting `[`); where a key comes, keys (text)
-   * or `}`: no token can be read as another.
-   */
-  #find(node: TrieNode<T>, v: JsonValue | undefined): TrieNode<T> | undefined {
-    if (typeof v !== 'object' || v === null) return node.next?.get(scalarClass(v));
-    if (Array.isArray(v)) return node.next?.get(listText(v));
-    let n = node.next?.get(objectStart);
-    for (const k in v) {
-      const key = n?.next?.get(k);
-      if (key === undefined) return undefined;
-      n = this.#find(key, v[k]);
-    }
-    return n?.next?.get(objectEnd);
-  }
-
-  /** A hash of `v`'s tokens, kept a small integer (a Set of them holds no boxed numbers). */
-  #hashOf(v: JsonValue): number {
-    this.#hash = 0x811c9dc5;
-    this.#hashTokens(v);
-    return this.#hash & 0x3fffffff;
-  }
-
-  #hashTokens(v: JsonValue | undefined): void {
-    if (typeof v !== 'object' || v === null) return this.#take(scalarClass(v));
-    if (Array.isArray(v)) return this.#take(listText(v));
-    this.#take(objectStart);
-    for (const k in v) {
-      this.#take(k);
-      this.#hashTokens(v[k]);
-    }
-    this.#take(objectEnd);
-  }
-
-  #take(token: Token): void {
-    let h = this.#hash;
-    if (typeof token === 'string') {
-      for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), 0x01000193);
-      h = Math.imul(h ^ 0x22, 0x01000193);
-    } else if (typeof token === 'number') {
-      h = Math.imul(h ^ (0x100 + token), 0x01000193);
-    } else {
-      h = Math.imul(h ^ (token === objectStart ? 0x200 : 0x201), 0x01000193);
-    }
-    this.#hash = h;
   }
 
   #step(node: TrieNode<T>, token: Token): TrieNode<T> {
@@ -129,15 +108,6 @@ export class ShapeMemo<T> {
       this.#nodes++;
     }
     return child;
-  }
-
-  /** The trie path of `v`'s tokens (as `#find` reads them), made where missing. */
-  #insert(node: TrieNode<T>, v: JsonValue | undefined): TrieNode<T> {
-    if (typeof v !== 'object' || v === null) return this.#step(node, scalarClass(v));
-    if (Array.isArray(v)) return this.#step(node, listText(v));
-    let n = this.#step(node, objectStart);
-    for (const k in v) n = this.#insert(this.#step(n, k), v[k]);
-    return this.#step(n, objectEnd);
   }
 }
 
