@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { copyFileSync, fdatasync, statSync } from 'node:fs';
+import { copyFileSync, fdatasync, readFileSync, statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import { registerBackendConformance, takeEvents } from '../conformance/suite.js';
 import { prefixEnd } from './_keys.js';
-import { openSqliteBackend, walCheckpointPages, type SqliteBackendOptions } from './sqlite-backend.js';
+import { openSqliteBackend, pageSize, walCheckpointBytes, type SqliteBackendOptions } from './sqlite-backend.js';
 
 const enc = (s: string): Uint8Array => new TextEncoder().encode(s);
 const dec = (v: Uint8Array | undefined): string => new TextDecoder().decode(v);
@@ -44,9 +44,11 @@ registerBackendConformance({
   },
 });
 
-/** Pages in a WAL file of `bytes` (4 KiB pages, 24-byte frame headers after a 32-byte file header). */
-function walPages(bytes: number): number {
-  return Math.floor((bytes - 32) / (4096 + 24));
+/** The page size a database file's header records (offset 16, big-endian; 1 stands for 65,536). */
+function filePageSize(file: string): number {
+  const header = readFileSync(file).subarray(0, 100);
+  const size = header.readUInt16BE(16);
+  return size === 1 ? 65_536 : size;
 }
 
 /** Runs `body` with a temporary directory, then removes it. */
@@ -94,15 +96,41 @@ void test('a new store is at revision 0 and stores one file kubemix.db', () =>
     assert.equal(await b.create('/registry/a', enc('1')), 1);
   }));
 
-void test('the WAL is checkpointed after walCheckpointPages pages, not after SQLite\'s 1,000', () =>
+void test('a new database file has 64 KiB pages', () =>
+  withBackend({}, async (b) => {
+    await b.create('/registry/a', enc('1'));
+    assert.equal(filePageSize(b.file), pageSize);
+  }));
+
+void test('a database file created with 4 KiB pages keeps them and its data', () =>
+  withDataDir(async (dataDir) => {
+    const raw = new Database(join(dataDir, 'kubemix.db'));
+    raw.pragma('page_size = 4096');
+    raw.pragma('journal_mode = WAL');
+    raw.close();
+    const b = openSqliteBackend({ dataDir, compaction: false });
+    const r1 = await b.create('/registry/pods/a', enc('a1'));
+    await b.close();
+    const reopened = openSqliteBackend({ dataDir, compaction: false });
+    try {
+      assert.equal(filePageSize(reopened.file), 4096);
+      assert.deepEqual([dec((await reopened.get('/registry/pods/a'))?.value), (await reopened.get('/registry/pods/a'))?.modRevision], ['a1', r1]);
+    } finally {
+      await reopened.close();
+    }
+  }));
+
+void test('the WAL is checkpointed once it holds walCheckpointBytes, not after SQLite\'s 1,000 pages', () =>
   withBackend({}, async (b) => {
     const value = enc('x'.repeat(4000));
-    // About 3,000 pages of values and index: past SQLite's default, short of walCheckpointPages.
-    for (let batch = 0; batch < 15; batch++) {
+    const batchBytes = 200 * value.length;
+    // 60 MiB of values: past walCheckpointBytes (40 MiB), short of SQLite's default of 1,000 64 KiB pages.
+    for (let batch = 0; batch < (60 * 1024 * 1024) / batchBytes; batch++) {
       await Promise.all(Array.from({ length: 200 }, (_, i) => b.create(`/registry/configmaps/ns/cm-${batch}-${i}`, value)));
     }
+    // The WAL restarts from its beginning after a checkpoint: its file is never longer than one interval.
     const walBytes = statSync(`${b.file}-wal`).size;
-    assert.ok(walPages(walBytes) > 2000 && walPages(walBytes) < walCheckpointPages, `WAL of ${walPages(walBytes)} pages`);
+    assert.ok(walBytes > walCheckpointBytes / 2 && walBytes < walCheckpointBytes + 2 * batchBytes, `WAL of ${walBytes} bytes`);
   }));
 
 void test('the database file cannot be opened twice', () =>
