@@ -76,11 +76,13 @@ export interface WriteOptions {
   /** `status`, `scale`, ... */
   subresource?: string;
   /**
-   * The caller never reads the written object (a kubelet's status writes, an event recorder): a client
-   * whose answer would cross to another thread may then resolve with nothing instead of the object, so
-   * neither side copies and decodes it. Other clients answer as usual; such a caller must not read it.
+   * What of the written object the caller reads: nothing (`'none'`: a kubelet's status writes, an event
+   * recorder) or only its metadata (`'metadata'`: a controller naming the pod it created). A client whose
+   * answer would cross to another thread may then resolve with nothing, or with the object's apiVersion,
+   * kind and metadata without managedFields, so that neither side copies and decodes the rest. Other
+   * clients answer with the whole object; such a caller must not read more than it said.
    */
-  answerUnread?: boolean;
+  answer?: 'metadata' | 'none';
 }
 
 export type PatchType = 'json' | 'merge' | 'strategic' | 'apply';

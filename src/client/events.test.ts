@@ -71,7 +71,7 @@ void describe('event recorder', () => {
     assert.ok(call !== undefined);
     assert.equal(call.verb, 'create');
     assert.equal(call.res, resources.events);
-    assert.deepEqual(call.opts, { namespace: 'my-ns', answerUnread: true });
+    assert.deepEqual(call.opts, { namespace: 'my-ns', answer: 'none' });
     // The name is `<object>.<hex nanoseconds>`: the clock's millisecond plus a random sub-millisecond part.
     const name = (call.body as Event).metadata.name ?? '';
     const nanos = BigInt(`0x${name.slice('my-pod.'.length)}`);
@@ -115,7 +115,7 @@ void describe('event recorder', () => {
     const firstName = (w[0]?.body as Event).metadata.name;
     assert.equal(w[1]?.name, firstName);
     assert.equal(w[1]?.patchType, 'strategic');
-    assert.deepEqual(w[1]?.opts, { namespace: 'my-ns', answerUnread: true });
+    assert.deepEqual(w[1]?.opts, { namespace: 'my-ns', answer: 'none' });
     assert.deepEqual(w[1]?.body, { count: 2, lastTimestamp: '2026-01-02T03:04:10Z', message: 'no nodes' });
     assert.deepEqual(w[2]?.body, { count: 3, lastTimestamp: '2026-01-02T03:04:15Z', message: 'no nodes' });
   });
@@ -123,7 +123,7 @@ void describe('event recorder', () => {
   void test('a client that leaves answers unread (another thread) still has repeats patch the written event', async () => {
     const client = serverLike();
     const answer = { create: client.onCreate, patch: client.onPatch };
-    // As the components channel does for answerUnread: the write happens, nothing comes back.
+    // As the components channel does for answer: 'none': the write happens, nothing comes back.
     client.onCreate = async (...args) => {
       await answer.create(...args);
       return undefined as unknown as Event;

@@ -19,7 +19,7 @@
 import type { Event, ObjectReference } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists, isApiError, isNotFound } from '../api/errors.js';
 import { resources } from '../api/resources.js';
-import type { Client, KubeObject } from './client.js';
+import type { Client, KubeObject, WriteOptions } from './client.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { Lru } from '../util/lru.js';
 
@@ -274,7 +274,7 @@ class Recorder implements EventRecorder {
    */
   private async recordEvent(event: Event, patch: Record<string, unknown> | undefined): Promise<boolean> {
     const namespace = event.metadata.namespace ?? 'default';
-    const opts = { namespace, answerUnread: true };
+    const opts: WriteOptions = { namespace, answer: 'none' };
     let err: unknown;
     if (patch !== undefined) {
       const name = event.metadata.name ?? '';

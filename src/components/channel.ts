@@ -9,7 +9,7 @@
  * Watch events travel as JSON text: a change as the text it was stored with (neither decoded nor serialised
  * again on the API server's thread), sent once per batch however many watches carry it, and parsed once
  * per batch for all read-only watches (informers) of the receiving thread. A write's answer travels the
- * same way, or not at all when the caller said it will not read it (`answerUnread`). A call's body (the object
+ * same way, or not at all, or only the metadata, as the caller said it will read it (`WriteOptions.answer`). A call's body (the object
  * or patch it sends) travels as JSON text too, decoded when flow control starts the call (`bodyIndex`).
  */
 import { apiErrorFromStatus, apiErrors, isApiError, type Status } from '../api/errors.js';
@@ -183,6 +183,15 @@ function callOptions(method: Method, args: unknown[]): WriteOptions | undefined 
   }
 }
 
+/** A written object's apiVersion, kind and metadata without managedFields (`WriteOptions.answer: 'metadata'`). */
+function metadataOnly(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  const { apiVersion, kind, metadata } = value as KubeObject;
+  if (metadata === undefined) return { apiVersion, kind };
+  const { managedFields: _, ...rest } = metadata;
+  return { apiVersion, kind, metadata: rest };
+}
+
 /** `verb resource[/subresource]` of a call, as the latency is reported. */
 function callResource(method: Method, args: unknown[]): string {
   const res = (args[0] as ResourceType).resource;
@@ -300,8 +309,9 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       call(client, method, args).then(
         (value) => {
           answered();
-          if (callOptions(method, args)?.answerUnread === true) {
-            out.send({ t: 'result', id, value: undefined });
+          const answer = callOptions(method, args)?.answer;
+          if (answer !== undefined) {
+            out.send({ t: 'result', id, value: answer === 'metadata' ? metadataOnly(value) : undefined });
             return;
           }
           const enc = client.encodedWrite(value);

@@ -644,7 +644,7 @@ export class NodeHost implements NodeHostView {
       spec: { drivers: [] },
     };
     try {
-      await this.client.create<CSINode>(resources.csinodes, csiNode, { answerUnread: true });
+      await this.client.create<CSINode>(resources.csinodes, csiNode, { answer: 'none' });
       return;
     } catch (err) {
       if (!isAlreadyExists(err)) throw err;
@@ -652,7 +652,7 @@ export class NodeHost implements NodeHostView {
     const existing = await this.client.get<CSINode>(resources.csinodes, name);
     if (announcesMigratedPlugins(existing.metadata?.annotations?.[migratedPluginsAnnotationKey])) return;
     const annotations = { ...existing.metadata?.annotations, [migratedPluginsAnnotationKey]: migratedPluginsAnnotation };
-    await this.client.update<CSINode>(resources.csinodes, { ...existing, metadata: { ...existing.metadata, annotations } }, { answerUnread: true });
+    await this.client.update<CSINode>(resources.csinodes, { ...existing, metadata: { ...existing.metadata, annotations } }, { answer: 'none' });
   }
 
   // ---- heartbeats ----
@@ -877,7 +877,7 @@ export class NodeHost implements NodeHostView {
     try {
       if (text !== entry.lastWritten) {
         // The written pod comes back through the pod watch; the answer would be a second copy.
-        await this.client.patch<Pod>(resources.pods, name, 'merge', { metadata: { uid: pod.metadata?.uid }, status }, { namespace, subresource: 'status', answerUnread: true });
+        await this.client.patch<Pod>(resources.pods, name, 'merge', { metadata: { uid: pod.metadata?.uid }, status }, { namespace, subresource: 'status', answer: 'none' });
         entry.lastWritten = text;
         entry.lastWrittenConditions = conditions;
       }

@@ -99,9 +99,9 @@ describe('components channel: a Client across a MessagePort', () => {
     const c = new PortConnection(ch.port2);
     try {
       const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unread', namespace: 'default' }, data: { k: 'v' } };
-      const created: unknown = await c.client(admin).create(resources.configmaps, cm, { answerUnread: true });
+      const created: unknown = await c.client(admin).create(resources.configmaps, cm, { answer: 'none' });
       assert.equal(created, undefined);
-      const patched: unknown = await c.client(admin).patch(resources.configmaps, 'unread', 'merge', { data: { j: 'x' } }, { namespace: 'default', answerUnread: true });
+      const patched: unknown = await c.client(admin).patch(resources.configmaps, 'unread', 'merge', { data: { j: 'x' } }, { namespace: 'default', answer: 'none' });
       assert.equal(patched, undefined);
       const stored = await c.client(admin).get<ConfigMap>(resources.configmaps, 'unread', { namespace: 'default' });
       assert.deepEqual(stored.data, { k: 'v', j: 'x' });
@@ -114,6 +114,45 @@ describe('components channel: a Client across a MessagePort', () => {
       // Without the option the same write answers with the object.
       const answered = await c.client(admin).patch<ConfigMap>(resources.configmaps, 'unread', 'merge', { data: { l: 'y' } }, { namespace: 'default' });
       assert.deepEqual(answered.data, { k: 'v', j: 'x', l: 'y' });
+    } finally {
+      c.close();
+      stop();
+      ch.port1.close();
+      ch.port2.close();
+    }
+  });
+
+  test('a write whose caller reads only the metadata is answered with apiVersion, kind and metadata without managedFields', async () => {
+    const ch = new MessageChannel();
+    const replies: unknown[] = [];
+    const recording: Port = {
+      postMessage: (m) => {
+        replies.push(m);
+        ch.port1.postMessage(m);
+      },
+      on: (e, l) => ch.port1.on(e, l),
+      off: (e, l) => ch.port1.off(e, l),
+    };
+    const stop = serveClients(recording, (user) => new InProcessClient(srv.server, { user }));
+    const c = new PortConnection(ch.port2);
+    try {
+      const cm: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'named-', namespace: 'default', labels: { a: 'b' } }, data: { k: 'v' } };
+      const created = await c.client(admin).create<ConfigMap>(resources.configmaps, cm, { answer: 'metadata' });
+      assert.deepEqual(Object.keys(created).sort(), ['apiVersion', 'kind', 'metadata']);
+      assert.equal(created.kind, 'ConfigMap');
+      assert.equal(created.metadata?.managedFields, undefined);
+      assert.deepEqual(created.metadata?.labels, { a: 'b' });
+      const name = created.metadata?.name ?? '';
+      assert.match(name, /^named-[a-z0-9]{5}$/);
+      // The name the answer gave is the stored object's, which has its data and managed fields.
+      const stored = await c.client(admin).get<ConfigMap>(resources.configmaps, name, { namespace: 'default' });
+      assert.deepEqual(stored.data, { k: 'v' });
+      assert.equal(stored.metadata?.uid, created.metadata?.uid);
+      assert.equal(stored.metadata?.resourceVersion, created.metadata?.resourceVersion);
+      assert.equal(stored.metadata?.managedFields?.length, 1);
+      const reply = replies[0] as { t: string; value: unknown };
+      assert.equal(reply.t, 'result');
+      assert.deepEqual(reply.value, created);
     } finally {
       c.close();
       stop();

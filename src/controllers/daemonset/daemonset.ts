@@ -479,7 +479,7 @@ export class DaemonSetController implements Controller {
           const spec = pod.spec as { affinity?: unknown };
           spec.affinity = replaceDaemonSetPodNodeNameNodeAffinity(pod.spec?.affinity, node);
           try {
-            const created = await this.ctx.client.create<Pod>(resources.pods, pod, { namespace: ns });
+            const created = await this.ctx.client.create<Pod>(resources.pods, pod, { namespace: ns, answer: 'metadata' });
             this.recorder.event(ds, 'Normal', reasons.SuccessfulCreate, `Created pod: ${created.metadata?.name ?? ''}`);
           } catch (e) {
             this.expectations.creationObserved(key);

@@ -61,5 +61,5 @@ export async function getScale(client: Client, res: ResourceType, namespace: str
  * resourceVersion precondition, so a concurrent change of the target is not reported as a conflict).
  */
 export async function updateScale(client: Client, res: ResourceType, namespace: string, name: string, replicas: number): Promise<void> {
-  await client.patch(res, name, 'merge', { spec: { replicas } }, { namespace, subresource: 'scale', answerUnread: true });
+  await client.patch(res, name, 'merge', { spec: { replicas } }, { namespace, subresource: 'scale', answer: 'none' });
 }

@@ -487,7 +487,7 @@ export class HorizontalController implements Controller {
   /** `updateStatus`: PUT of the status subresource (optimistic on the informer's resourceVersion). */
   private async updateStatus(hpa: HorizontalPodAutoscaler): Promise<string | undefined> {
     try {
-      await this.ctx.client.update(resources.horizontalpodautoscalers, hpa, { namespace: hpa.metadata?.namespace ?? '', subresource: 'status', answerUnread: true });
+      await this.ctx.client.update(resources.horizontalpodautoscalers, hpa, { namespace: hpa.metadata?.namespace ?? '', subresource: 'status', answer: 'none' });
       return undefined;
     } catch (e) {
       this.recorder.event(hpa, 'Warning', 'FailedUpdateStatus', errorMessage(e));

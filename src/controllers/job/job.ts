@@ -622,7 +622,7 @@ export class JobController implements Controller {
         }
       }
       try {
-        const created = await this.ctx.client.create<Pod>(resources.pods, pod, { namespace: ns });
+        const created = await this.ctx.client.create<Pod>(resources.pods, pod, { namespace: ns, answer: 'metadata' });
         this.recorder.event(job, 'Normal', 'SuccessfulCreate', `Created pod: ${created.metadata?.name ?? ''}`);
       } catch (e) {
         this.expectations.lowerCreations(key, 1);

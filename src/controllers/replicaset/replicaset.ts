@@ -374,7 +374,7 @@ export class ReplicaSetController implements Controller {
       const { successes, error } = await slowStartBatch(diff, slowStartInitialBatchSize, async () => {
         const pod = podFromTemplate(rs.spec?.template, namespace, ref);
         try {
-          const created = await this.ctx.client.create<Pod>(resources.pods, pod, { namespace });
+          const created = await this.ctx.client.create<Pod>(resources.pods, pod, { namespace, answer: 'metadata' });
           this.recorder.event(rs, 'Normal', reasons.SuccessfulCreate, `Created pod: ${created.metadata?.name ?? ''}`);
         } catch (e) {
           this.recorder.event(rs, 'Warning', reasons.FailedCreate, `Error creating: ${errorMessage(e)}`);
