@@ -1,7 +1,18 @@
-/** A binary heap keyed by string, with update and delete by key (client-go's heap used by the scheduling queue). */
+/**
+ * A binary heap keyed by string, with update and delete by key (client-go's heap used by the scheduling queue).
+ *
+ * Each item sits in a slot that records its position, so moving an item costs no map write: with 100,000
+ * pods waiting, a pop moves an item through 17 levels, and updating a position map by key at each step was
+ * most of the scheduler's queue time.
+ */
+interface Slot<T> {
+  item: T;
+  pos: number;
+}
+
 export class KeyedHeap<T> {
-  private readonly items: T[] = [];
-  private readonly index = new Map<string, number>();
+  private readonly slots: Slot<T>[] = [];
+  private readonly index = new Map<string, Slot<T>>();
 
   constructor(
     private readonly keyOf: (t: T) => string,
@@ -9,7 +20,7 @@ export class KeyedHeap<T> {
   ) {}
 
   get size(): number {
-    return this.items.length;
+    return this.slots.length;
   }
 
   has(key: string): boolean {
@@ -17,68 +28,79 @@ export class KeyedHeap<T> {
   }
 
   get(key: string): T | undefined {
-    const i = this.index.get(key);
-    return i === undefined ? undefined : this.items[i];
+    return this.index.get(key)?.item;
   }
 
   peek(): T | undefined {
-    return this.items[0];
+    return this.slots[0]?.item;
   }
 
   /** Adds or replaces (by key) and restores heap order. */
   addOrUpdate(item: T): void {
     const key = this.keyOf(item);
-    const i = this.index.get(key);
-    if (i !== undefined) {
-      this.items[i] = item;
-      this.fix(i);
+    const slot = this.index.get(key);
+    if (slot !== undefined) {
+      slot.item = item;
+      this.fix(slot.pos);
       return;
     }
-    this.items.push(item);
-    this.index.set(key, this.items.length - 1);
-    this.up(this.items.length - 1);
+    const added = { item, pos: this.slots.length };
+    this.slots.push(added);
+    this.index.set(key, added);
+    this.up(added.pos);
   }
 
   delete(key: string): T | undefined {
-    const i = this.index.get(key);
-    if (i === undefined) return undefined;
-    const item = this.items[i] as T;
-    const last = this.items.length - 1;
-    if (i !== last) this.swap(i, last);
-    this.items.pop();
+    const slot = this.index.get(key);
+    if (slot === undefined) return undefined;
     this.index.delete(key);
-    if (i < this.items.length) this.fix(i);
-    return item;
+    this.remove(slot);
+    return slot.item;
   }
 
   pop(): T | undefined {
-    const top = this.items[0];
+    const top = this.slots[0];
     if (top === undefined) return undefined;
-    this.delete(this.keyOf(top));
-    return top;
+    this.index.delete(this.keyOf(top.item));
+    this.remove(top);
+    return top.item;
   }
 
   list(): T[] {
-    return this.items.slice();
+    return this.slots.map((s) => s.item);
+  }
+
+  /** Takes `slot` out of the array (its key is already out of the index) and restores heap order. */
+  private remove(slot: Slot<T>): void {
+    const i = slot.pos;
+    const last = this.slots.pop() as Slot<T>;
+    if (last === slot) return;
+    this.slots[i] = last;
+    last.pos = i;
+    this.fix(i);
   }
 
   private fix(i: number): void {
     if (!this.down(i)) this.up(i);
   }
 
+  private lessAt(i: number, j: number): boolean {
+    return this.less((this.slots[i] as Slot<T>).item, (this.slots[j] as Slot<T>).item);
+  }
+
   private swap(i: number, j: number): void {
-    const a = this.items[i] as T;
-    const b = this.items[j] as T;
-    this.items[i] = b;
-    this.items[j] = a;
-    this.index.set(this.keyOf(b), i);
-    this.index.set(this.keyOf(a), j);
+    const a = this.slots[i] as Slot<T>;
+    const b = this.slots[j] as Slot<T>;
+    this.slots[i] = b;
+    this.slots[j] = a;
+    b.pos = i;
+    a.pos = j;
   }
 
   private up(i: number): void {
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (!this.less(this.items[i] as T, this.items[p] as T)) break;
+      if (!this.lessAt(i, p)) break;
       this.swap(i, p);
       i = p;
     }
@@ -86,14 +108,14 @@ export class KeyedHeap<T> {
 
   private down(i0: number): boolean {
     let i = i0;
-    const n = this.items.length;
+    const n = this.slots.length;
     for (;;) {
       const l = 2 * i + 1;
       if (l >= n) break;
       let j = l;
       const r = l + 1;
-      if (r < n && this.less(this.items[r] as T, this.items[l] as T)) j = r;
-      if (!this.less(this.items[j] as T, this.items[i] as T)) break;
+      if (r < n && this.lessAt(r, l)) j = r;
+      if (!this.lessAt(j, i)) break;
       this.swap(i, j);
       i = j;
     }
