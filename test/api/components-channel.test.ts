@@ -17,6 +17,33 @@ import { PortConnection, serveClients, type Port } from '../../src/components/ch
 import { objectOfStoredText } from '../../src/apiserver/storage/watch-cache.js';
 import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
 
+/**
+ * Runs `body` with a connection to its own server side of the channel, whose every reply is also kept in
+ * `replies` (what crossed to the components' thread), and closes both ends afterwards.
+ */
+async function withRecordedReplies(server: () => TestApiServer, body: (c: PortConnection, replies: unknown[]) => Promise<void>): Promise<void> {
+  const ch = new MessageChannel();
+  const replies: unknown[] = [];
+  const recording: Port = {
+    postMessage: (m) => {
+      replies.push(m);
+      ch.port1.postMessage(m);
+    },
+    on: (e, l) => ch.port1.on(e, l),
+    off: (e, l) => ch.port1.off(e, l),
+  };
+  const stop = serveClients(recording, (user) => new InProcessClient(server().server, { user }));
+  const c = new PortConnection(ch.port2);
+  try {
+    await body(c, replies);
+  } finally {
+    c.close();
+    stop();
+    ch.port1.close();
+    ch.port2.close();
+  }
+}
+
 const admin = { username: 'kubernetes-admin', groups: ['system:masters', 'system:authenticated'] };
 const nobody = { username: 'nobody', groups: ['system:authenticated'] };
 
@@ -85,19 +112,7 @@ describe('components channel: a Client across a MessagePort', () => {
   });
 
   test('a write whose caller leaves the answer unread is stored and answered without the object', async () => {
-    const ch = new MessageChannel();
-    const replies: unknown[] = [];
-    const recording: Port = {
-      postMessage: (m) => {
-        replies.push(m);
-        ch.port1.postMessage(m);
-      },
-      on: (e, l) => ch.port1.on(e, l),
-      off: (e, l) => ch.port1.off(e, l),
-    };
-    const stop = serveClients(recording, (user) => new InProcessClient(srv.server, { user }));
-    const c = new PortConnection(ch.port2);
-    try {
+    await withRecordedReplies(() => srv, async (c, replies) => {
       const cm = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'unread', namespace: 'default' }, data: { k: 'v' } };
       const created: unknown = await c.client(admin).create(resources.configmaps, cm, { answer: 'none' });
       assert.equal(created, undefined);
@@ -114,28 +129,11 @@ describe('components channel: a Client across a MessagePort', () => {
       // Without the option the same write answers with the object.
       const answered = await c.client(admin).patch<ConfigMap>(resources.configmaps, 'unread', 'merge', { data: { l: 'y' } }, { namespace: 'default' });
       assert.deepEqual(answered.data, { k: 'v', j: 'x', l: 'y' });
-    } finally {
-      c.close();
-      stop();
-      ch.port1.close();
-      ch.port2.close();
-    }
+    });
   });
 
   test('a write whose caller reads only the metadata is answered with apiVersion, kind and metadata without managedFields', async () => {
-    const ch = new MessageChannel();
-    const replies: unknown[] = [];
-    const recording: Port = {
-      postMessage: (m) => {
-        replies.push(m);
-        ch.port1.postMessage(m);
-      },
-      on: (e, l) => ch.port1.on(e, l),
-      off: (e, l) => ch.port1.off(e, l),
-    };
-    const stop = serveClients(recording, (user) => new InProcessClient(srv.server, { user }));
-    const c = new PortConnection(ch.port2);
-    try {
+    await withRecordedReplies(() => srv, async (c, replies) => {
       const cm: ConfigMap = { apiVersion: 'v1', kind: 'ConfigMap', metadata: { generateName: 'named-', namespace: 'default', labels: { a: 'b' } }, data: { k: 'v' } };
       const created = await c.client(admin).create<ConfigMap>(resources.configmaps, cm, { answer: 'metadata' });
       assert.deepEqual(Object.keys(created).sort(), ['apiVersion', 'kind', 'metadata']);
@@ -153,12 +151,7 @@ describe('components channel: a Client across a MessagePort', () => {
       const reply = replies[0] as { t: string; value: unknown };
       assert.equal(reply.t, 'result');
       assert.deepEqual(reply.value, created);
-    } finally {
-      c.close();
-      stop();
-      ch.port1.close();
-      ch.port2.close();
-    }
+    });
   });
 
   test('API errors cross with their code, reason and message', async () => {
