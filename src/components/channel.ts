@@ -120,13 +120,16 @@ class Outbox<T> {
   }
 }
 
-/** Calls `each` for a message or for every message of a batch (with the batch, for references into it). */
-function unbatch(m: unknown, each: (m: unknown, batch: readonly unknown[]) => void): void {
+/**
+ * Calls `each` for a message or for every message of a batch, with the batch and the message's index in it
+ * (for references into it).
+ */
+function unbatch(m: unknown, each: (m: unknown, batch: readonly unknown[], index: number) => void): void {
   if ((m as { t?: unknown } | null)?.t === 'batch') {
     const items = (m as Batch<unknown>).items;
-    for (const x of items) each(x, items);
+    for (let i = 0; i < items.length; i++) each(items[i], items, i);
   } else {
-    each(m, []);
+    each(m, [], 0);
   }
 }
 
@@ -383,12 +386,16 @@ export class PortConnection {
   private readonly watches = new Map<number, WatchSink>();
   private closed = false;
   private readonly out: Outbox<Request>;
-  /** The objects parsed for read-only watches in the current message: one change reaches several informers. */
-  private shared = new Map<string, { rv: number | undefined; object: unknown }>();
+  /**
+   * The objects parsed for read-only watches in the current message, by the index of the batch item that
+   * carried their text (the server sends a change's text once per batch): one change reaches several
+   * informers. By index rather than by text, so no change's text is hashed.
+   */
+  private shared = new Map<number, unknown>();
   /** By UID, the latest version of each object read-only watches delivered (`reusePrevious`). */
   private readonly lastSeen = new Map<string, unknown>();
   private readonly onMessage = (m: unknown): void => {
-    unbatch(m, (x, batch) => this.receive(x, batch));
+    unbatch(m, (x, batch, index) => this.receive(x, batch, index));
     this.shared.clear();
   };
 
@@ -468,7 +475,7 @@ export class PortConnection {
     this.lastSeen.clear();
   }
 
-  private receive(m: unknown, batch: readonly unknown[]): void {
+  private receive(m: unknown, batch: readonly unknown[], index: number): void {
     if (!isReply(m)) return;
     if (m.t === 'result' || m.t === 'error') {
       const p = this.pending.get(m.id);
@@ -479,16 +486,15 @@ export class PortConnection {
     } else if (m.t === 'event') {
       const w = this.watches.get(m.id);
       if (w === undefined) return;
-      const first = ('json' in m ? m : batch[m.same]) as { json: string; rv?: number };
-      const { json, rv } = first;
-      const hit = w.readOnly ? this.shared.get(json) : undefined;
-      let object = hit !== undefined && hit.rv === rv ? hit.object : undefined;
+      const at = 'json' in m ? index : m.same;
+      const { json, rv } = ('json' in m ? m : batch[at]) as { json: string; rv?: number };
+      let object = w.readOnly ? this.shared.get(at) : undefined;
       if (object === undefined) {
         object = rv !== undefined ? objectOfStoredText(json, rv) : (JSON.parse(json) as unknown);
         if (w.readOnly) {
           object = this.reusePrevious(m.type, object);
           shareTokenProjection(object);
-          this.shared.set(json, { rv, object });
+          this.shared.set(at, object);
         }
       }
       w.push({ type: m.type, object });
