@@ -47,6 +47,12 @@ function owned<T>(v: unknown): T {
 export interface EncodedObject {
   json: string;
   storedRevision?: number;
+  /**
+   * The cached change the text was cut from, the same for every watcher of that change (with or without its
+   * managedFields): a channel that sends a change once per batch finds it by this identity instead of
+   * hashing its text.
+   */
+  change?: object;
 }
 
 export interface InProcessClientOptions {
@@ -177,7 +183,7 @@ export class InProcessClient implements Client {
       opts,
       (c) => {
         const text = opts.managedFieldsUnread === true ? storedTextWithoutManagedFieldsOf(c) : storedTextOf(c);
-        return text !== undefined ? { json: text, storedRevision: c.rv } : { json: cachedJson(c) };
+        return text !== undefined ? { json: text, storedRevision: c.rv, change: c } : { json: cachedJson(c) };
       },
       (status) => ({ json: JSON.stringify(status) }),
     );

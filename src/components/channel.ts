@@ -244,8 +244,9 @@ function requestAttributes(m: Request & { t: 'call' | 'watch' }, user: UserInfo)
  */
 export function serveClients(port: Port, clientFor: (user: UserInfo) => InProcessClient, opts: ServeOptions = {}): () => void {
   const { latency } = opts;
-  // The changes already in the open batch, by text: item index and stored revision.
-  const batched = new Map<string, { index: number; rv: number | undefined }>();
+  // The changes already in the open batch, by the cached change they came from (else by text): item index,
+  // stored revision and text (a change goes to some watches with its managedFields, to others without).
+  const batched = new Map<object | string, { index: number; rv: number | undefined; json: string }>();
   const out = new Outbox<Reply>(port, () => batched.clear());
   const watches = new Map<number, WatchStream<EncodedObject>>();
   // Where flow control put each watch: its end goes there too, so that it cannot overtake its start.
@@ -254,13 +255,14 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
     const rv = e.storedRevision;
     // Room first: a full batch posted now takes the changes it holds (and `batched`) with it.
     out.makeRoom();
-    const same = batched.get(e.json);
-    if (same !== undefined && same.rv === rv) {
+    const key = e.change ?? e.json;
+    const same = batched.get(key);
+    if (same !== undefined && same.rv === rv && same.json === e.json) {
       out.send({ t: 'event', id, type, same: same.index });
       return;
     }
     const index = out.send(rv !== undefined ? { t: 'event', id, type, json: e.json, rv } : { t: 'event', id, type, json: e.json });
-    batched.set(e.json, { index, rv });
+    batched.set(key, { index, rv, json: e.json });
   };
   const call = async (c: Client, method: Method, args: unknown[]): Promise<unknown> => {
     const a = args as [ResourceType, ...unknown[]];
