@@ -9,8 +9,9 @@
  * Watch events travel as JSON text: a change as the text it was stored with (neither decoded nor serialised
  * again on the API server's thread), sent once per batch however many watches carry it, and parsed once
  * per batch for all read-only watches (informers) of the receiving thread. A write's answer travels the
- * same way, or not at all, or only the metadata, as the caller said it will read it (`WriteOptions.answer`). A call's body (the object
- * or patch it sends) travels as JSON text too, decoded when flow control starts the call (`bodyIndex`).
+ * same way, or as only its metadata, or not at all, as the caller said it will read it
+ * (`WriteOptions.answer`). A call's body (the object or patch it sends) travels as JSON text too, decoded
+ * when flow control starts the call (`bodyIndex`).
  */
 import { apiErrorFromStatus, apiErrors, isApiError, type Status } from '../api/errors.js';
 import type { ResourceType } from '../api/resources.js';

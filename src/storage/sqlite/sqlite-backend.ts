@@ -338,7 +338,7 @@ class Statements {
  * nearly fills a page of its own, so each commit wrote and each checkpoint copied a page and a WAL frame
  * per value. With 64 KiB pages a page holds many values: a write mix of the benchmark's (half 1 KiB
  * events, pods of 3.5 KiB created and updated, leases) took 10.6-13.7 µs of CPU per write against 14.6-15.7
- * µs, with half the system time, and a 3.5 KiB-value checkpoint half the time.
+ * µs, with half the system time, and a checkpoint of 3.5 KiB values took half as long.
  */
 export const pageSize = 65_536;
 
