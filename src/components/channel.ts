@@ -23,6 +23,7 @@ import { shareTokenProjection } from '../api/service-account-token.js';
 import { reuseUnchanged } from '../util/reuse-unchanged.js';
 import type { CallLatency } from '../apiserver/call-latency.js';
 import { WatchQueue } from '../client/watch-queue.js';
+import { trimManagedFields } from '../client/informer.js';
 import { classify, FlowDispatcher, type Classification, type RequestAttributes } from '../apiserver/flow-control.js';
 
 /** What both ends need of a `MessagePort` or a worker's `parentPort`. */
@@ -190,10 +191,8 @@ function callOptions(method: Method, args: unknown[]): WriteOptions | undefined 
 /** A written object's apiVersion, kind and metadata without managedFields (`WriteOptions.answer: 'metadata'`). */
 function metadataOnly(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
-  const { apiVersion, kind, metadata } = value as KubeObject;
-  if (metadata === undefined) return { apiVersion, kind };
-  const { managedFields: _, ...rest } = metadata;
-  return { apiVersion, kind, metadata: rest };
+  const { apiVersion, kind, metadata } = trimManagedFields(value as KubeObject);
+  return metadata === undefined ? { apiVersion, kind } : { apiVersion, kind, metadata };
 }
 
 /** `verb resource[/subresource]` of a call, as the latency is reported. */
