@@ -5,6 +5,7 @@
  */
 import type { Pod, PodCondition, PodTemplateSpec } from 'kubernetes-types/core/v1.js';
 import type { OwnerReference } from 'kubernetes-types/meta/v1.js';
+import { deepCopy } from '../util/deep-copy.js';
 
 export function parseTime(t: string | undefined): number | undefined {
   if (t === undefined || t === '') return undefined;
@@ -197,7 +198,7 @@ export function podFromTemplate(template: PodTemplateSpec | undefined, namespace
       namespace,
       ownerReferences: [{ ...owner }],
     },
-    spec: structuredClone(template?.spec ?? { containers: [] }),
+    spec: deepCopy(template?.spec ?? { containers: [] }),
   };
   const m = pod.metadata ?? {};
   if (meta.labels !== undefined) m.labels = { ...meta.labels };

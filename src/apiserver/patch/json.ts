@@ -45,20 +45,4 @@ export function isEmptyObject(o: object): boolean {
   return true;
 }
 
-/** A deep copy of a JSON value (key order kept); faster than structuredClone for the small values patches copy. */
-export function deepCopy<T>(v: T): T {
-  return copyJson(v) as T;
-}
-
-function copyJson(v: unknown): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) return v.map(copyJson);
-  const src = v as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const k in src) {
-    // An own `__proto__` key (JSON.parse makes one) must stay a key, not become the prototype.
-    if (k === '__proto__') Object.defineProperty(out, k, { value: copyJson(src[k]), enumerable: true, writable: true, configurable: true });
-    else out[k] = copyJson(src[k]);
-  }
-  return out;
-}
+export { deepCopy } from '../../util/deep-copy.js';

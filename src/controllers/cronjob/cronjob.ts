@@ -14,6 +14,7 @@ import { controllerRef, newControllerRef } from '../_owner.js';
 import { formatTime, parseTime } from '../_pods.js';
 import { eventComponents, names } from '../names.js';
 import { CronParseError, parseSchedule, validTimeZone, type Schedule } from './_cron.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 export const CronJobScheduledTimestampAnnotation = 'batch.kubernetes.io/cronjob-scheduled-timestamp';
 /** `nextScheduleDelta`. */
@@ -115,11 +116,11 @@ export class CronJobController implements Controller {
   async sync(key: string): Promise<void> {
     const cached = this.cjInformer.get(key);
     if (cached === undefined) return;
-    const cj = structuredClone(cached);
+    const cj = deepCopy(cached);
     const ns = cj.metadata?.namespace ?? 'default';
     const now = this.ctx.clock.now();
     const children = this.jobInformer.byIndex(NamespaceIndex, ns).filter((j) => controllerRef(j.metadata)?.uid === cj.metadata?.uid);
-    const status: CronJobStatus = structuredClone(cj.status ?? {});
+    const status: CronJobStatus = deepCopy(cj.status ?? {});
     let active = [...(status.active ?? [])];
     for (const j of children) {
       const inActive = active.some((a) => a.uid === j.metadata?.uid);
@@ -218,7 +219,7 @@ export class CronJobController implements Controller {
         annotations,
         ownerReferences: [newControllerRef(cj, 'batch/v1', 'CronJob')],
       },
-      spec: structuredClone(tpl?.spec ?? { template: {} }),
+      spec: deepCopy(tpl?.spec ?? { template: {} }),
     };
     let created: Job;
     try {

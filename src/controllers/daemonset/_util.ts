@@ -8,6 +8,7 @@ import type { DaemonSet } from 'kubernetes-types/apps/v1.js';
 import { semanticEqual } from '../_context.js';
 import { findMatchingUntoleratedTaint, requiredNodeAffinityMatches } from '../_scheduling.js';
 import { compareStrings } from '../../util/compare-strings.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 export const DaemonSetTemplateGenerationKey = 'pod-template-generation';
 export const ControllerRevisionHashLabelKey = 'controller-revision-hash';
@@ -51,7 +52,7 @@ export function addOrUpdateDaemonPodTolerations(spec: PodSpec): void {
 
 /** `NewPod`: the pod the DaemonSet would run on `nodeName` (for the predicates). */
 export function newDaemonPod(ds: DaemonSet, nodeName: string): Pod {
-  const spec = structuredClone(ds.spec?.template.spec ?? { containers: [] });
+  const spec = deepCopy(ds.spec?.template.spec ?? { containers: [] });
   (spec as { nodeName?: string }).nodeName = nodeName;
   addOrUpdateDaemonPodTolerations(spec);
   return { metadata: { ...(ds.spec?.template.metadata ?? {}), namespace: ds.metadata?.namespace ?? 'default' }, spec };
@@ -145,7 +146,7 @@ export function daemonSchedulingInputsChanged(oldNode: Node, curNode: Node): boo
 /** `ReplaceDaemonSetPodNodeNameNodeAffinity`: pins the pod with `matchFields metadata.name In [node]`. */
 export function replaceDaemonSetPodNodeNameNodeAffinity(affinity: Affinity | undefined, nodeName: string): Affinity {
   const term = { matchFields: [{ key: 'metadata.name', operator: 'In', values: [nodeName] }] };
-  const a = structuredClone(affinity ?? {}) as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: unknown[] } } };
+  const a = deepCopy(affinity ?? {}) as { nodeAffinity?: { requiredDuringSchedulingIgnoredDuringExecution?: { nodeSelectorTerms: unknown[] } } };
   a.nodeAffinity ??= {};
   a.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution = { nodeSelectorTerms: [term] };
   return a as Affinity;
@@ -158,7 +159,7 @@ export function templateGeneration(ds: DaemonSet): number | undefined {
 
 /** `CreatePodTemplate`: the template with daemon tolerations and the generation and revision-hash labels. */
 export function createPodTemplate(template: PodTemplateSpec | undefined, generation: number | undefined, hash: string): PodTemplateSpec {
-  const t = structuredClone(template ?? {});
+  const t = deepCopy(template ?? {});
   const spec = (t.spec ??= { containers: [] });
   addOrUpdateDaemonPodTolerations(spec);
   const m = (t.metadata ??= {});

@@ -42,6 +42,7 @@ import {
   replaceDaemonSetPodNodeNameNodeAffinity,
   templateGeneration,
 } from './_util.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 /** `BurstReplicas` of the DaemonSet controller. */
 export const burstReplicas = 250;
@@ -75,7 +76,7 @@ function nsOf(o: { metadata?: { namespace?: string } }): string {
 
 /** `getPatch`: the revision data, `{"spec":{"template":{...,"$patch":"replace"}}}`. */
 export function revisionData(ds: DaemonSet): unknown {
-  return { spec: { template: { ...structuredClone(ds.spec?.template ?? {}), $patch: 'replace' } } };
+  return { spec: { template: { ...deepCopy(ds.spec?.template ?? {}), $patch: 'replace' } } };
 }
 
 function surgeAndUnavailable(ds: DaemonSet, desired: number): { maxSurge: number; maxUnavailable: number } {
@@ -364,7 +365,7 @@ export class DaemonSetController implements Controller {
       this.expectations.delete(key);
       return;
     }
-    const ds = structuredClone(cached);
+    const ds = deepCopy(cached);
     const sel = ds.spec?.selector;
     if (sel !== undefined && Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0) {
       this.recorder.event(ds, 'Warning', reasons.SelectingAll, 'This daemon set is selecting all pods. A non-empty selector is required.');

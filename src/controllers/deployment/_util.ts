@@ -9,6 +9,7 @@ import type { Deployment, DeploymentCondition, DeploymentStatus, ReplicaSet } fr
 import { parseTime, formatTime } from '../_pods.js';
 import { omitZeros } from '../_status.js';
 import { compareStrings } from '../../util/compare-strings.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 export const RevisionAnnotation = 'deployment.kubernetes.io/revision';
 export const RevisionHistoryAnnotation = 'deployment.kubernetes.io/revision-history';
@@ -90,7 +91,7 @@ export function computeHash(template: PodTemplateSpec | undefined, collisionCoun
 /** `EqualIgnoreHash`: templates equal once the pod-template-hash label is dropped from both. */
 export function equalIgnoreHash(a: PodTemplateSpec | undefined, b: PodTemplateSpec | undefined): boolean {
   const strip = (t: PodTemplateSpec | undefined): string => {
-    const c = structuredClone(t ?? {}) as { metadata?: { labels?: Record<string, string> } };
+    const c = deepCopy(t ?? {}) as { metadata?: { labels?: Record<string, string> } };
     if (c.metadata?.labels !== undefined) {
       delete c.metadata.labels[DefaultDeploymentUniqueLabelKey];
       if (Object.keys(c.metadata.labels).length === 0) delete c.metadata.labels;

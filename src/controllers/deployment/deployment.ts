@@ -54,6 +54,7 @@ import {
   stuckRequeueAfter,
   type ScaleOp,
 } from './_util.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 export interface DeploymentControllerOptions {
   workers?: number;
@@ -153,7 +154,7 @@ export class DeploymentController implements Controller {
   async sync(key: string): Promise<void> {
     const cached = this.dInformer.get(key);
     if (cached === undefined) return;
-    const d = structuredClone(cached);
+    const d = deepCopy(cached);
     const ns = nsOf(d);
     const sel = d.spec?.selector;
     if (sel !== undefined && Object.keys(sel.matchLabels ?? {}).length === 0 && (sel.matchExpressions ?? []).length === 0) {
@@ -207,7 +208,7 @@ export class DeploymentController implements Controller {
     const cond = getCondition(d.status, 'Progressing');
     if (cond?.reason === reasons.TimedOut) return;
     const pausedExists = cond?.reason === reasons.Paused;
-    const status = structuredClone(d.status ?? {});
+    const status = deepCopy(d.status ?? {});
     const now = this.ctx.clock.now();
     if (d.spec?.paused === true && !pausedExists) {
       setCondition(status, newCondition('Progressing', 'Unknown', reasons.Paused, 'Deployment is paused', now));
@@ -229,7 +230,7 @@ export class DeploymentController implements Controller {
     const ns = nsOf(d);
     const now = this.ctx.clock.now();
     if (existing !== undefined) {
-      const rsCopy = structuredClone(existing);
+      const rsCopy = deepCopy(existing);
       const annotationsUpdated = setNewReplicaSetAnnotations(d, rsCopy, newRevision, true);
       const minReadyNeedsUpdate = (rsCopy.spec?.minReadySeconds ?? 0) !== (d.spec?.minReadySeconds ?? 0);
       if (annotationsUpdated || minReadyNeedsUpdate) {
@@ -240,7 +241,7 @@ export class DeploymentController implements Controller {
       // The revision annotation goes with the status update, as upstream's UpdateStatus (the Deployment
       // status strategy keeps annotations; a write of the main resource would bump the generation).
       let needsUpdate = setDeploymentRevision(d, rsCopy.metadata?.annotations?.[RevisionAnnotation] ?? '');
-      const status = structuredClone(d.status ?? {});
+      const status = deepCopy(d.status ?? {});
       if (hasProgressDeadline(d) && getCondition(d.status, 'Progressing') === undefined) {
         setCondition(status, newCondition('Progressing', 'True', reasons.FoundNewReplicaSet, `Found new replica set "${rsCopy.metadata?.name ?? ''}"`, now));
         needsUpdate = true;
@@ -250,11 +251,11 @@ export class DeploymentController implements Controller {
     }
     if (!createIfNotExisted) return { newRS: undefined, oldRSs };
 
-    const template = structuredClone(d.spec?.template ?? {});
+    const template = deepCopy(d.spec?.template ?? {});
     const hash = computeHash(d.spec?.template, d.status?.collisionCount);
     const tm = (template.metadata ??= {});
     tm.labels = { ...(tm.labels ?? {}), [DefaultDeploymentUniqueLabelKey]: hash };
-    const selector = structuredClone(d.spec?.selector ?? {});
+    const selector = deepCopy(d.spec?.selector ?? {});
     selector.matchLabels = { ...(selector.matchLabels ?? {}), [DefaultDeploymentUniqueLabelKey]: hash };
     const newRS: ReplicaSet = {
       apiVersion: 'apps/v1',
@@ -283,7 +284,7 @@ export class DeploymentController implements Controller {
           createdRS = rs;
         } else {
           // A hash collision: bump collisionCount so the next sync computes another name.
-          const status = structuredClone(d.status ?? {});
+          const status = deepCopy(d.status ?? {});
           status.collisionCount = (status.collisionCount ?? 0) + 1;
           await this.updateStatus(d, status);
           throw e;
@@ -291,7 +292,7 @@ export class DeploymentController implements Controller {
       } else {
         if (hasProgressDeadline(d)) {
           const msg = `Failed to create new replica set "${newRS.metadata?.name ?? ''}": ${errorMessage(e)}`;
-          const status = structuredClone(d.status ?? {});
+          const status = deepCopy(d.status ?? {});
           setCondition(status, newCondition('Progressing', 'False', reasons.FailedRSCreate, msg, now));
           await this.updateStatus(d, status);
           this.recorder.event(d, 'Warning', reasons.FailedRSCreate, msg);
@@ -303,7 +304,7 @@ export class DeploymentController implements Controller {
       this.recorder.event(d, 'Normal', 'ScalingReplicaSet', `Scaled up replica set ${createdRS.metadata?.name ?? ''} from 0 to ${count}`);
     }
     let needsUpdate = setDeploymentRevision(d, newRevision);
-    const status = structuredClone(d.status ?? {});
+    const status = deepCopy(d.status ?? {});
     if (!alreadyExists && hasProgressDeadline(d)) {
       setCondition(status, newCondition('Progressing', 'True', reasons.NewReplicaSetCreated, `Created new replica set "${createdRS.metadata?.name ?? ''}"`, now));
       needsUpdate = true;
@@ -318,7 +319,7 @@ export class DeploymentController implements Controller {
     const sizeNeedsUpdate = from !== to;
     const max = replicasOf(d) + maxSurge(d);
     if (!sizeNeedsUpdate && !replicasAnnotationsNeedUpdate(rs, replicasOf(d), max)) return { scaled: false, rs };
-    const copy = structuredClone(rs);
+    const copy = deepCopy(rs);
     if (copy.spec !== undefined) copy.spec.replicas = to;
     setReplicasAnnotations(copy, replicasOf(d), max);
     const updated = await this.ctx.client.update<ReplicaSet>(resources.replicasets, copy, { namespace: nsOf(rs) });

@@ -11,6 +11,7 @@ import { ApiError, apiErrors, StatusReason } from '../../api/errors.js';
 import { labelSelectorAsSelector } from '../../api/labels.js';
 import { isPodReady } from '../_pods.js';
 import { microTimeless, updateDisruptionAllowedCondition } from './_pdb.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 /** `MaxDisruptedPodSize`. */
 export const maxDisruptedPodSize = 2000;
@@ -65,7 +66,7 @@ export function checkEviction(pod: Pod, pdbs: readonly PodDisruptionBudget[], no
   if (mine.length > 1) return { allowed: false, error: apiErrors.internal(multiplePdbsMessage) };
   const pdb0 = mine[0];
   if (pdb0 === undefined) return { allowed: true };
-  const pdb = structuredClone(pdb0);
+  const pdb = deepCopy(pdb0);
   const st = pdb.status ?? { currentHealthy: 0, desiredHealthy: 0, disruptionsAllowed: 0, expectedPods: 0 };
   if (!isPodReady(pod)) {
     if (pdb.spec?.unhealthyPodEvictionPolicy === 'AlwaysAllow') return { allowed: true };

@@ -38,6 +38,7 @@ import { eventComponents, names } from '../names.js';
 import { getExternalMetricReplicas, getMetricReplicas, getObjectMetricReplicas, getResourceReplicas } from './_metrics.js';
 import { getScale, parseGroupVersion, restMappings, updateScale, type ScaleView } from './_scale.js';
 import { ScalingHistory, type ConditionChange } from './_scaling.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 export interface HorizontalPodAutoscalerOptions {
   /** `--horizontal-pod-autoscaler-sync-period`: how often each HPA is reconciled (default 15 s). */
@@ -198,8 +199,8 @@ export class HorizontalController implements Controller {
   /** `reconcileAutoscaler`: one sync of one HPA; answers the error upstream returns (and logs). */
   private async reconcileAutoscaler(hpaShared: HorizontalPodAutoscaler, key: string): Promise<string | undefined> {
     // A copy: the informer's object is shared (and may be frozen).
-    const hpa = structuredClone(hpaShared);
-    const hpaStatusOriginal: HorizontalPodAutoscalerStatus | undefined = structuredClone(hpa.status);
+    const hpa = deepCopy(hpaShared);
+    const hpaStatusOriginal: HorizontalPodAutoscalerStatus | undefined = deepCopy(hpa.status);
     const namespace = hpa.metadata?.namespace ?? '';
     const ref: CrossVersionObjectReference = hpa.spec?.scaleTargetRef ?? { kind: '', name: '' };
     const reference = `${ref.kind}/${namespace}/${ref.name}`;

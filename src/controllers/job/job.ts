@@ -42,6 +42,7 @@ import {
 } from './_indexed.js';
 import { matchPodFailurePolicy } from './_pod-failure-policy.js';
 import { matchSuccessPolicy } from './_success-policy.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 export { JobCompletionIndexAnnotation, JobIndexFailureCountAnnotation, JobIndexIgnoredFailureCountAnnotation } from './_indexed.js';
 export { backoffBaseMs, backoffMaxMs } from './_backoff.js';
@@ -236,7 +237,7 @@ export class JobController implements Controller {
 
   /** The pod template with the job labels (the API server adds them to the template on create) and the finalizer. */
   private podTemplate(job: Job): PodTemplateSpec {
-    const t = structuredClone(job.spec?.template ?? {});
+    const t = deepCopy(job.spec?.template ?? {});
     const m = (t.metadata ??= {});
     const uid = job.metadata?.uid ?? '';
     const name = job.metadata?.name ?? '';
@@ -355,7 +356,7 @@ export class JobController implements Controller {
     }
     // Jobs managed by another controller are skipped here too: a queued key may now name such a Job.
     if (managedByExternalController(shared) !== undefined) return;
-    const job = structuredClone(shared);
+    const job = deepCopy(shared);
     if (isJobFinished(job)) {
       this.backoff.remove(key);
       return;

@@ -6,6 +6,7 @@
 import type { Node, NodeCondition, Taint } from 'kubernetes-types/core/v1.js';
 import { semanticEqual } from '../_context.js';
 import { formatTime, parseTime } from '../_pods.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 export const TaintNodeNotReady = 'node.kubernetes.io/not-ready';
 export const TaintNodeUnreachable = 'node.kubernetes.io/unreachable';
@@ -167,7 +168,7 @@ export function tryUpdateNodeHealth(
         conds[i] = { ...cur, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: nowStr };
       }
     }
-    const n: Node = { ...structuredClone(node), status: { ...structuredClone(node.status ?? {}), conditions: conds } };
+    const n: Node = { ...deepCopy(node), status: { ...deepCopy(node.status ?? {}), conditions: conds } };
     currentReady = conds.find((c) => c.type === 'Ready');
     if (!semanticEqual(currentReady, observed)) {
       updatedNode = n;

@@ -35,6 +35,7 @@ import {
   volumeModeMismatches,
 } from '../../api/pv-helpers.js';
 import { checkVolumeSatisfyClaim, findBestMatchForClaim } from './_volume-index.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 /** Event reasons (pkg/controller/volume/events/event.go). */
 export const reasons = {
@@ -324,7 +325,7 @@ export class PersistentVolumeController implements Controller {
     if (claimHasClass(claim)) return false;
     const cls = getDefaultClass(this.classInformer.list());
     if (cls === undefined) return false;
-    const clone = structuredClone(claim);
+    const clone = deepCopy(claim);
     (clone.spec ??= {}).storageClassName = cls.metadata?.name ?? '';
     await this.ctx.client.update(resources.persistentvolumeclaims, clone, { namespace: clone.metadata?.namespace ?? '' });
     return true;
@@ -350,7 +351,7 @@ export class PersistentVolumeController implements Controller {
     // provisionClaimOperationExternal, setClaimProvisioner.
     let current = claim;
     if (claim.metadata?.annotations?.[annBetaStorageProvisioner] !== provisioner) {
-      const clone = structuredClone(claim);
+      const clone = deepCopy(claim);
       const md = (clone.metadata ??= {});
       md.annotations = { ...(md.annotations ?? {}), [annBetaStorageProvisioner]: provisioner, [annStorageProvisioner]: provisioner };
       try {
@@ -487,7 +488,7 @@ export class PersistentVolumeController implements Controller {
   /** `GetBindVolumeToClaim` + `updateBindVolumeToClaim`. */
   private async bindVolumeToClaim(volume: PersistentVolume, claim: PersistentVolumeClaim): Promise<PersistentVolume> {
     const setBoundByController = !isVolumeBoundToClaim(volume, claim);
-    const clone = structuredClone(volume);
+    const clone = deepCopy(volume);
     let dirty = false;
     const ref = volume.spec?.claimRef;
     const md = claim.metadata ?? {};
@@ -515,7 +516,7 @@ export class PersistentVolumeController implements Controller {
   }
 
   private async bindClaimToVolume(claim: PersistentVolumeClaim, volume: PersistentVolume): Promise<PersistentVolumeClaim> {
-    const clone = structuredClone(claim);
+    const clone = deepCopy(claim);
     const md = (clone.metadata ??= {});
     let dirty = false;
     const volumeName = volume.metadata?.name ?? '';
@@ -536,7 +537,7 @@ export class PersistentVolumeController implements Controller {
 
   /** `updateClaimStatus`: phase, and access modes and capacity from the volume (reset without one). */
   private async updateClaimStatus(claim: PersistentVolumeClaim, phase: string, volume: PersistentVolume | undefined): Promise<PersistentVolumeClaim> {
-    const clone: Writable<PersistentVolumeClaim> = structuredClone(claim);
+    const clone: Writable<PersistentVolumeClaim> = deepCopy(claim);
     const status = (clone.status ??= {});
     let dirty = false;
     if (claim.status?.phase !== phase) {
@@ -583,7 +584,7 @@ export class PersistentVolumeController implements Controller {
 
   private async updateVolumePhase(volume: PersistentVolume, phase: string, message: string): Promise<PersistentVolume> {
     if (volume.status?.phase === phase) return volume;
-    const clone: Writable<PersistentVolume> = structuredClone(volume);
+    const clone: Writable<PersistentVolume> = deepCopy(volume);
     const status = (clone.status ??= {});
     status.phase = phase;
     if (message === '') delete status.message;
@@ -601,7 +602,7 @@ export class PersistentVolumeController implements Controller {
 
   /** `unbindVolume`: undo a controller binding, or clear only the uid of a user's pre-binding; then Available. */
   private async unbindVolume(volume: PersistentVolume): Promise<void> {
-    const clone = structuredClone(volume);
+    const clone = deepCopy(volume);
     if (hasAnnotation(volume, annBoundByController)) {
       if (clone.spec !== undefined) delete clone.spec.claimRef;
       const md = clone.metadata ?? {};

@@ -41,6 +41,7 @@ import {
 } from '../_pods.js';
 import { eventComponents, names, type ControllerName } from '../names.js';
 import { omitZeros } from '../_status.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 /** `burstReplicas`: at most this many creations or deletions per sync. */
 export const burstReplicas = 500;
@@ -99,7 +100,7 @@ export function calculateReplicaSetStatus(
   manageErr: unknown,
   now: number,
 ): ReplicaSetStatus {
-  const status: ReplicaSetStatus = { ...structuredClone(rs.status ?? { replicas: 0 }) };
+  const status: ReplicaSetStatus = { ...deepCopy(rs.status ?? { replicas: 0 }) };
   const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
   const templateSel = selectorFromSet(templateLabels);
   const minReady = rs.spec?.minReadySeconds ?? 0;

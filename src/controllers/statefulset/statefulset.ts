@@ -17,6 +17,7 @@ import { isPodAvailable, isPodReady } from '../_pods.js';
 import { computeHash } from '../deployment/_util.js';
 import { eventComponents, names } from '../names.js';
 import { omitZeros } from '../_status.js';
+import { deepCopy } from '../../util/deep-copy.js';
 
 export const StatefulSetPodNameLabel = 'statefulset.kubernetes.io/pod-name';
 export const PodIndexLabel = 'apps.kubernetes.io/pod-index';
@@ -53,7 +54,7 @@ export function newStatefulSetPod(set: StatefulSet, ordinal: number, revision: s
   const tpl = set.spec?.template;
   const name = podName(set, ordinal);
   const ns = set.metadata?.namespace ?? 'default';
-  const spec = structuredClone(tpl?.spec ?? { containers: [] }) as Pod['spec'] & { hostname?: string; subdomain?: string; volumes?: unknown[] };
+  const spec = deepCopy(tpl?.spec ?? { containers: [] }) as Pod['spec'] & { hostname?: string; subdomain?: string; volumes?: unknown[] };
   spec.hostname = name;
   if ((set.spec?.serviceName ?? '') !== '') spec.subdomain = set.spec?.serviceName ?? '';
   const volumes = [...((spec.volumes ?? []) as { name: string }[])].filter((v) => !(set.spec?.volumeClaimTemplates ?? []).some((c) => c.metadata?.name === v.name));
@@ -123,7 +124,7 @@ export class StatefulSetController implements Controller {
 
   private async revisions(set: StatefulSet): Promise<{ current: string; update: string }> {
     const ns = set.metadata?.namespace ?? 'default';
-    const data = { spec: { template: { ...structuredClone(set.spec?.template ?? {}), $patch: 'replace' } } };
+    const data = { spec: { template: { ...deepCopy(set.spec?.template ?? {}), $patch: 'replace' } } };
     const owned = this.historyInformer.byIndex(NamespaceIndex, ns).filter((h) => controllerRef(h.metadata)?.uid === set.metadata?.uid);
     let rev = owned.find((h) => semanticEqual(h.data, data));
     if (rev === undefined) {
@@ -163,7 +164,7 @@ export class StatefulSetController implements Controller {
         apiVersion: 'v1',
         kind: 'PersistentVolumeClaim',
         metadata: { name: cname, namespace: ns, labels: { ...(set.spec?.selector.matchLabels ?? {}), ...(c.metadata?.labels ?? {}) } },
-        spec: structuredClone(c.spec ?? {}),
+        spec: deepCopy(c.spec ?? {}),
       };
       try {
         await this.ctx.client.create(resources.persistentvolumeclaims, claim, { namespace: ns });
