@@ -396,8 +396,6 @@ export class PortConnection {
   private shared = new Map<number, unknown>();
   /** By UID, the latest version of each object read-only watches delivered (`reusePrevious`). */
   private readonly lastSeen = new Map<string, unknown>();
-  /** By controller UID, the latest version seen of one object it controls (`reusePrevious`). */
-  private readonly lastOfController = new Map<string, { uid: string; object: unknown }>();
   private readonly onMessage = (m: unknown): void => {
     unbatch(m, (x, batch, index) => this.receive(x, batch, index));
     this.shared.clear();
@@ -423,7 +421,6 @@ export class PortConnection {
     for (const w of this.watches.values()) w.end();
     this.watches.clear();
     this.lastSeen.clear();
-    this.lastOfController.clear();
   }
 
   call<T>(user: UserInfo, method: Method, args: unknown[]): Promise<T> {
@@ -462,25 +459,15 @@ export class PortConnection {
 
   /**
    * A change for read-only watches, with what it left as it was taken from the version seen before
-   * (`reuseUnchanged`); remembers it by UID until its deletion is seen. An object seen for the first time
-   * takes what it shares with the latest object seen of the same controller: the pods a ReplicaSet or a
-   * DaemonSet creates from one template then hold one spec between them, not one each for as long as they
-   * live.
+   * (`reuseUnchanged`); remembers it by UID until its deletion is seen.
    */
   private reusePrevious(type: WatchEvent<unknown>['type'], object: unknown): unknown {
-    const md = (object as KubeObject | null)?.metadata;
-    const uid = md?.uid;
+    const uid = (object as KubeObject | null)?.metadata?.uid;
     if (uid === undefined || uid === '') return object;
-    const controller = md?.ownerReferences?.find((r) => r.controller === true)?.uid;
-    const prev = this.lastSeen.get(uid) ?? (controller !== undefined ? this.lastOfController.get(controller)?.object : undefined);
+    const prev = this.lastSeen.get(uid);
     const shared = prev === undefined ? object : reuseUnchanged(object, prev);
-    if (type === 'DELETED') {
-      this.lastSeen.delete(uid);
-      if (controller !== undefined && this.lastOfController.get(controller)?.uid === uid) this.lastOfController.delete(controller);
-    } else {
-      this.lastSeen.set(uid, shared);
-      if (controller !== undefined) this.lastOfController.set(controller, { uid, object: shared });
-    }
+    if (type === 'DELETED') this.lastSeen.delete(uid);
+    else this.lastSeen.set(uid, shared);
     return shared;
   }
 
@@ -488,7 +475,6 @@ export class PortConnection {
   private forgetUnwatched(): void {
     for (const w of this.watches.values()) if (w.readOnly) return;
     this.lastSeen.clear();
-    this.lastOfController.clear();
   }
 
   private receive(m: unknown, batch: readonly unknown[], index: number): void {

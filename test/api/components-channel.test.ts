@@ -243,46 +243,6 @@ describe('components channel: a Client across a MessagePort', () => {
     }
   });
 
-  test('read-only watches get an object seen first with what it shares with the latest object of its controller', async () => {
-    const ro = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
-    const plain = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default' });
-    const owned = (name: string, uid: string): ConfigMap => ({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name, namespace: 'default', labels: { app: 'web' }, ownerReferences: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'web', uid, controller: true }] },
-      data: { k: 'v' },
-    });
-    try {
-      await client.create(resources.configmaps, owned('sibling-a', 'rs-1'));
-      await client.create(resources.configmaps, owned('sibling-b', 'rs-1'));
-      await client.create(resources.configmaps, owned('stranger', 'rs-2'));
-      const seen = new Map<string, ConfigMap>();
-      const plainSeen = new Map<string, ConfigMap>();
-      const names = new Set(['sibling-a', 'sibling-b', 'stranger']);
-      while (seen.size < 3) {
-        const e = await next(ro, (x) => names.has(x.object.metadata?.name ?? ''));
-        seen.set(e.object.metadata?.name ?? '', e.object);
-      }
-      while (plainSeen.size < 3) {
-        const e = await next(plain, (x) => names.has(x.object.metadata?.name ?? ''));
-        plainSeen.set(e.object.metadata?.name ?? '', e.object);
-      }
-      const [a, b, stranger] = ['sibling-a', 'sibling-b', 'stranger'].map((n) => seen.get(n) as ConfigMap);
-      for (const n of names) assert.deepEqual(seen.get(n), plainSeen.get(n));
-      assert.equal(b?.metadata?.name, 'sibling-b');
-      assert.notEqual(b?.metadata?.uid, a?.metadata?.uid);
-      assert.equal(b?.metadata?.labels, a?.metadata?.labels);
-      assert.equal(b?.metadata?.ownerReferences, a?.metadata?.ownerReferences);
-      assert.equal(b?.data, a?.data);
-      assert.notEqual(stranger?.metadata?.labels, a?.metadata?.labels, 'another controller shares nothing');
-      assert.notEqual(plainSeen.get('sibling-b')?.data, plainSeen.get('sibling-a')?.data, 'a plain watch gets its own');
-    } finally {
-      ro.close();
-      plain.close();
-      for (const name of ['sibling-a', 'sibling-b', 'stranger']) await client.delete(resources.configmaps, name, { namespace: 'default' });
-    }
-  });
-
   test('once no read-only watch is left, versions seen before are forgotten', async () => {
     const first = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
     const isForgotten = (e: WatchEvent<ConfigMap>): boolean => e.object.metadata?.name === 'forgotten';
