@@ -1,8 +1,8 @@
 /**
  * A deep copy of JSON data (key order kept), for the API server's patches and the controllers' objects.
  * About eight times faster than `structuredClone` on a pod spec (4 µs against 35 µs), which serialises
- * through V8's value serializer: a controller that copies a template for every pod it creates spent a
- * tenth of its time there.
+ * through V8's value serializer: the ReplicaSet and DaemonSet controllers copy a template for every pod
+ * they create (that copy was 2.6% of the components thread while 5,000 nodes came up).
  */
 export function deepCopy<T>(v: T): T {
   return copyJson(v) as T;
