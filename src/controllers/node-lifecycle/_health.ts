@@ -168,7 +168,8 @@ export function tryUpdateNodeHealth(
         conds[i] = { ...cur, status: 'Unknown', reason: 'NodeStatusUnknown', message: 'Kubelet stopped posting node status.', lastTransitionTime: nowStr };
       }
     }
-    const n: Node = { ...deepCopy(node), status: { ...deepCopy(node.status ?? {}), conditions: conds } };
+    const copy = deepCopy(node);
+    const n: Node = { ...copy, status: { ...copy.status, conditions: conds } };
     currentReady = conds.find((c) => c.type === 'Ready');
     if (!semanticEqual(currentReady, observed)) {
       updatedNode = n;

@@ -100,7 +100,7 @@ export function calculateReplicaSetStatus(
   manageErr: unknown,
   now: number,
 ): ReplicaSetStatus {
-  const status: ReplicaSetStatus = { ...deepCopy(rs.status ?? { replicas: 0 }) };
+  const status: ReplicaSetStatus = deepCopy(rs.status ?? { replicas: 0 });
   const templateLabels = rs.spec?.template?.metadata?.labels ?? {};
   const templateSel = selectorFromSet(templateLabels);
   const minReady = rs.spec?.minReadySeconds ?? 0;
