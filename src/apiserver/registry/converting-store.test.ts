@@ -16,6 +16,8 @@ import { CacheDispatcher, type StoredObject } from '../storage/watch-cache.js';
 import { noPolicy, type ObjectPolicy } from './policy.js';
 import type { RequestContext } from './store.js';
 import { ConvertingStore } from './converting-store.js';
+import { OpenApi } from '../openapi/index.js';
+import { managedFieldsUpdater } from '../wiring.js';
 
 const ctx: RequestContext = { user: { username: 'admin', groups: ['system:masters'] }, dryRun: false, fieldManager: 'test' };
 const scaleTargetRef = { apiVersion: 'apps/v1', kind: 'Deployment', name: 'web' };
@@ -155,5 +157,83 @@ describe('ConvertingStore: a v2 HorizontalPodAutoscaler read and written back as
     assert.deepEqual(after.metadata?.labels, { app: 'web' });
     assert.equal(after.metadata?.generation, before.metadata?.generation);
     assert.equal(after.metadata?.resourceVersion, before.metadata?.resourceVersion, 'both writes were no-ops');
+  });
+});
+
+describe('ConvertingStore records field ownership in the form the client wrote', () => {
+  let dataDir: string;
+  let backend: Backend;
+  let store: ConvertingStore;
+  let eventsV1: ResourceDef;
+  let core: ResourceDef;
+  const scheduler: RequestContext = { ...ctx, fieldManager: 'kube-scheduler' };
+  const at = Date.UTC(2026, 10, 22, 1, 8, 52);
+  before(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'kubemix-converting-store-owners-'));
+    backend = await openBackend({ kind: 'sqlite', dataDir, compaction: false });
+    const table = new ResourceTable();
+    const v1 = table.get('events.k8s.io', 'v1', 'events');
+    const c = table.get('', 'v1', 'events');
+    assert.ok(v1 !== undefined && c !== undefined);
+    eventsV1 = v1;
+    core = c;
+    store = new ConvertingStore({ backend, dispatcher: new CacheDispatcher(backend), policy: noPolicy, managedFields: managedFieldsUpdater(new OpenApi(), () => at) }, table);
+  });
+  after(async () => {
+    await backend.close();
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  // What a real 1.32 server keeps for kube-scheduler's Scheduled event (fixtures: the events table of
+  // /api/v1, whose rows carry each Event's metadata).
+  test('an events.k8s.io/v1 Event is owned as events.k8s.io/v1, by its v1 field names, also when read as core/v1', async () => {
+    const event: StoredObject = {
+      apiVersion: 'events.k8s.io/v1',
+      kind: 'Event',
+      metadata: { name: 'agent-55k88.18ea38b09169bb28', namespace: 'default' },
+      eventTime: '2026-11-22T01:08:52.123456Z',
+      reportingController: 'default-scheduler',
+      reportingInstance: 'default-scheduler-vm',
+      action: 'Binding',
+      reason: 'Scheduled',
+      regarding: { kind: 'Pod', namespace: 'default', name: 'agent-55k88', uid: 'u1', apiVersion: 'v1', resourceVersion: '340' },
+      note: 'Successfully assigned default/agent-55k88 to linux-amd64-1',
+      type: 'Normal',
+    };
+    const entry = {
+      manager: 'kube-scheduler',
+      operation: 'Update',
+      apiVersion: 'events.k8s.io/v1',
+      time: '2026-11-22T01:08:52Z',
+      fieldsType: 'FieldsV1',
+      fieldsV1: { 'f:action': {}, 'f:eventTime': {}, 'f:note': {}, 'f:reason': {}, 'f:regarding': {}, 'f:reportingController': {}, 'f:reportingInstance': {}, 'f:type': {} },
+    };
+    const created = await store.create(eventsV1, 'default', event, scheduler);
+    assert.deepEqual(created.metadata?.managedFields, [entry]);
+    assert.deepEqual((await store.get(core, 'default', 'agent-55k88.18ea38b09169bb28')).metadata?.managedFields, [entry]);
+
+    // The series PATCH of a second isomorphic event adds its fields to the same entry.
+    const { object } = await store.guaranteedUpdate(eventsV1, 'default', 'agent-55k88.18ea38b09169bb28', '', scheduler, undefined, (live) => ({
+      ...(live as StoredObject),
+      series: { count: 2, lastObservedTime: '2026-11-22T01:08:57.000001Z' },
+    }));
+    assert.deepEqual(object.metadata?.managedFields, [
+      { ...entry, fieldsV1: { ...entry.fieldsV1, 'f:series': { '.': {}, 'f:count': {}, 'f:lastObservedTime': {} } } },
+    ]);
+  });
+
+  test('a core/v1 Event is owned as v1', async () => {
+    const created = await store.create(core, 'default', {
+      apiVersion: 'v1',
+      kind: 'Event',
+      metadata: { name: 'n1.18ea38b09169bb29', namespace: 'default' },
+      involvedObject: { kind: 'Node', name: 'n1', uid: 'n1' },
+      reason: 'Starting',
+      message: 'Starting kubelet.',
+      type: 'Normal',
+    }, { ...ctx, fieldManager: 'kubelet' });
+    assert.deepEqual(created.metadata?.managedFields?.map((e) => [e.manager, e.apiVersion, Object.keys(e.fieldsV1 ?? {})]), [
+      ['kubelet', 'v1', ['f:involvedObject', 'f:message', 'f:reason', 'f:type']],
+    ]);
   });
 });

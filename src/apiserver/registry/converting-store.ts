@@ -75,6 +75,11 @@ function inKeyOrderOf(value: unknown, reference: unknown): unknown {
   return out;
 }
 
+/** The request's context, naming the form it was written in (field ownership is recorded in it). */
+function withForm(c: Conversion, def: ResourceDef, ctx: RequestContext): RequestContext {
+  return { ...ctx, requestForm: { def, fromStorage: (obj) => c.fromStorage(obj) } };
+}
+
 export class ConvertingStore extends Store {
   private readonly policy: ObjectPolicy;
 
@@ -146,7 +151,7 @@ export class ConvertingStore extends Store {
   override async create(def: ResourceDef, namespace: string, input: StoredObject, ctx: RequestContext): Promise<StoredObject> {
     const c = this.conversion(def);
     if (c === undefined) return super.create(def, namespace, input, ctx);
-    return c.fromStorage(await super.create(c.storage, namespace, this.decoded(c, def, input), ctx));
+    return c.fromStorage(await super.create(c.storage, namespace, this.decoded(c, def, input), withForm(c, def, ctx)));
   }
 
   override async guaranteedUpdate(
@@ -167,7 +172,7 @@ export class ConvertingStore extends Store {
       namespace,
       name,
       subresource,
-      ctx,
+      withForm(c, def, ctx),
       pinnedRv,
       (live) => {
         const out = mutate(live === undefined ? undefined : c.fromStorage(live));

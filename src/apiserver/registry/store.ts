@@ -54,6 +54,18 @@ export interface RequestContext {
   fieldValidation?: FieldValidation;
   /** Warnings for the response's `Warning` headers. */
   warnings?: string[];
+  /**
+   * The API form the client wrote in, when it is not the storage form (`ConvertingStore`): field ownership
+   * is recorded in it, as kube-apiserver's field manager works on the request's version and names it in
+   * the entry's apiVersion.
+   */
+  requestForm?: RequestForm;
+}
+
+/** A resource's other API form: its definition and the conversion of a storage-form object to it. */
+export interface RequestForm {
+  def: ResourceDef;
+  fromStorage(obj: StoredObject): StoredObject;
 }
 
 export interface ListQuery {
@@ -511,6 +523,29 @@ export class Store {
     return { operation, def, subresource, namespace, name, object, oldObject, userInfo: ctx.user, dryRun: ctx.dryRun, ...(ctx.warnings !== undefined ? { warnings: ctx.warnings } : {}) };
   }
 
+  /**
+   * Records the writer's Update entry in `obj.metadata.managedFields`. A write in another API form than
+   * storage's is compared and recorded in that form: an events.k8s.io/v1 Event's entry names
+   * `events.k8s.io/v1` and owns `f:note`, not `v1` and `f:message`. (Entries other managers recorded in
+   * another form are compared as they are, not converted: a resource written in both forms at once by
+   * different managers may keep a field in two entries.)
+   */
+  private recordOwnership(def: ResourceDef, live: StoredObject | undefined, obj: StoredObject, ctx: RequestContext, subresource: string): void {
+    const owners = this.opts.managedFields;
+    if (owners === undefined) return;
+    const form = ctx.requestForm;
+    if (form === undefined) {
+      owners.update(def, live, obj, ctx.fieldManager, subresource);
+      return;
+    }
+    const external = form.fromStorage(obj);
+    owners.update(form.def, live === undefined ? undefined : form.fromStorage(live), external, ctx.fieldManager, subresource);
+    const managedFields = external.metadata?.managedFields;
+    const md = (obj.metadata ??= {});
+    if (managedFields === undefined) delete md.managedFields;
+    else md.managedFields = managedFields;
+  }
+
   private checkTypeMeta(def: ResourceDef, obj: StoredObject): void {
     const apiVersion = apiVersionOf(def);
     if (obj.kind !== undefined && obj.kind !== '' && obj.kind !== def.kind) {
@@ -572,7 +607,7 @@ export class Store {
     // Field ownership is recorded from the object as the client sent it, defaulted: kube-apiserver's create
     // handler updates managedFields before mutating admission and the strategy run, so what they add (a
     // pod's service account, token volume and priority, a Service's cluster IPs) belongs to no manager.
-    if (ctx.applied !== true) this.opts.managedFields?.update(def, undefined, obj, ctx.fieldManager, '');
+    if (ctx.applied !== true) this.recordOwnership(def, undefined, obj, ctx, '');
     await this.opts.policy.admit(this.admissionRequest('CREATE', def, '', namespace, md.name ?? '', obj, undefined, ctx));
     const txn = this.hooks(def)?.beginCreate?.(obj, ctx.dryRun);
     let created: StoredObject;
@@ -790,7 +825,7 @@ export class Store {
     if (subresource === '' || subresource === 'status') this.opts.policy.applyDefaults(def, desired);
     // As on create: updates and patches record field ownership before mutating admission and the strategy.
     const owners = ctx.applied !== true ? this.opts.managedFields : undefined;
-    owners?.update(def, live, desired, ctx.fieldManager, subresource);
+    if (owners !== undefined) this.recordOwnership(def, live, desired, ctx, subresource);
     const managedFields = desired.metadata?.managedFields;
     await this.opts.policy.admit(this.admissionRequest('UPDATE', def, subresource, namespace, name, desired, live, ctx));
     if (subresource === '') onTransaction(this.hooks(def)?.beginUpdate?.(desired, live, ctx.dryRun));
