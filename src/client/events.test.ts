@@ -7,6 +7,7 @@ import { apiErrors } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import { FakeClock } from './clock.js';
 import { createEventRecorder } from './events.js';
+import { createEventsV1Recorder } from './events-v1.js';
 import { FakeClient, settle, waitUntil, type RecordedCall } from './_fake-client.js';
 
 const start = Date.UTC(2026, 0, 2, 3, 4, 5);
@@ -412,33 +413,11 @@ void describe('event recorder', () => {
     assert.equal(writes(client).length, 1000);
     assert.equal((writes(client).at(-1)?.body as Event | undefined)?.involvedObject.name, 'p999');
   });
-
-  void test('concurrent: events about different objects are written at once and none is dropped; one object\'s in order', async () => {
-    const { client, inFlight, release } = heldCreates();
-    const messages: string[] = [];
-    const rec = createEventRecorder(client, { component: 'default-scheduler', clock: new FakeClock(start), log: (m) => messages.push(m), concurrent: true });
-    for (let i = 0; i < 1500; i++) rec.event(podNamed(i), 'Normal', 'Scheduled', `Successfully assigned ns/p${i} to n1`);
-    // The same event again about p0: it waits for p0's first write, then patches it.
-    rec.event(podNamed(0), 'Normal', 'Scheduled', 'Successfully assigned ns/p0 to n1');
-    await settle();
-    assert.equal(inFlight(), 1500);
-    assert.deepEqual(messages, []);
-    let flushed = false;
-    void rec.flush().then(() => (flushed = true));
-    while (!flushed) {
-      release();
-      await settle();
-    }
-    assert.equal(writes(client).filter((c) => c.verb === 'create').length, 1500);
-    const patches = writes(client).filter((c) => c.verb === 'patch');
-    assert.equal(patches.length, 1);
-    assert.equal((patches[0]?.body as Partial<Event>).count, 2);
-  });
 });
 
 void test('on the wall clock, event names of one millisecond sort in the order the events happened, across recorders', async () => {
   const client = serverLike();
-  const scheduler = createEventRecorder(client, { component: 'default-scheduler' });
+  const scheduler = createEventsV1Recorder(client, { reportingController: 'default-scheduler', reportingInstance: 'default-scheduler-host' });
   const kubelet = createEventRecorder(client, { component: 'kubelet', host: 'n1' });
   const spin = (us: number): void => {
     const until = performance.now() + us / 1000;
@@ -446,12 +425,13 @@ void test('on the wall clock, event names of one millisecond sort in the order t
   };
   for (let i = 0; i < 20; i++) {
     const pod: Pod = { apiVersion: 'v1', kind: 'Pod', metadata: { name: `p${i}`, namespace: 'ns', uid: `u${i}` } };
-    scheduler.event(pod, 'Normal', 'Scheduled', `Successfully assigned ns/p${i} to n1`);
+    scheduler.eventf(pod, undefined, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ns/p${i} to n1`);
     spin(20);
     kubelet.event(pod, 'Normal', 'Pulled', 'Container image "registry.k8s.io/pause:3.10" already present on machine');
     spin(20);
   }
   await scheduler.flush();
+  scheduler.stop();
   await kubelet.flush();
   const nanosOf = (e: Event): bigint => BigInt(`0x${(e.metadata.name ?? '').split('.')[1] ?? '0'}`);
   const events = writes(client)

@@ -12,9 +12,7 @@
  * Writes are fire-and-forget through one sequential internal queue: the sink's watcher channel of the
  * broadcaster (`NewLongQueueBroadcaster(1000, DropIfChannelFull)`), so with 1000 pending a new event is
  * dropped silently; transport failures are retried up to 12 times, 10 s apart; API errors drop the event.
- * With `concurrent`, as kube-scheduler's events.k8s.io broadcaster (`tools/events`, a goroutine per event),
- * nothing is queued or dropped: events about different objects are written at once, those about one object
- * in order (every correlation key names the involved object, so the correlation is the same).
+ * (kube-scheduler records events.k8s.io/v1 Events through `tools/events` instead: `events-v1.ts`.)
  */
 import type { Event, ObjectReference } from 'kubernetes-types/core/v1.js';
 import { isAlreadyExists, isApiError, isNotFound } from '../api/errors.js';
@@ -46,8 +44,6 @@ export interface EventRecorderOptions {
   clock?: Clock;
   /** Turn client-go's per-object spam filter off (default on). */
   spamFilter?: boolean;
-  /** Write events about different objects concurrently, without a queue limit (see the file comment). */
-  concurrent?: boolean;
   log?: (message: string, err?: unknown) => void;
 }
 
@@ -123,18 +119,53 @@ function aggregateKeyOf(e: Event): string {
   ].join('');
 }
 
+/** `reference.GetReference` of an object (which should carry apiVersion and kind), with `fieldPath`. */
+export function objectReference(obj: KubeObject, fieldPath?: string): ObjectReference {
+  const m = obj.metadata ?? {};
+  const ref: ObjectReference = {};
+  if (obj.kind !== undefined) ref.kind = obj.kind;
+  if (m.namespace !== undefined && m.namespace !== '') ref.namespace = m.namespace;
+  if (m.name !== undefined) ref.name = m.name;
+  if (m.uid !== undefined) ref.uid = m.uid;
+  if (obj.apiVersion !== undefined) ref.apiVersion = obj.apiVersion;
+  if (m.resourceVersion !== undefined) ref.resourceVersion = m.resourceVersion;
+  if (fieldPath !== undefined) ref.fieldPath = fieldPath;
+  return ref;
+}
+
+/** Event names: `<name>.<hex unix nanoseconds>`, strictly increasing for one namer. */
+export class EventNamer {
+  private lastNanos = 0n;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** Kept strictly increasing since our clock only has milliseconds. */
+  next(name: string, nowMs: number): string {
+    // Several recorders (scheduler, kubelet, in different threads) write about the same object in the same
+    // millisecond: their names must not collide, and should sort as they happened, as upstream's
+    // nanosecond names do (kubectl describe lists events of one second in name order). On the wall clock
+    // the time comes from the high-resolution clock, to the microsecond, whatever the thread did between
+    // reading the clock and naming; below that (and on a fake clock, below the millisecond) the digits
+    // are random.
+    let nanos =
+      this.clock === realClock
+        ? BigInt(Math.floor((performance.timeOrigin + performance.now()) * 1000)) * 1000n + BigInt(Math.floor(Math.random() * 1000))
+        : BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
+    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
+    this.lastNanos = nanos;
+    return `${name}.${nanos.toString(16)}`;
+  }
+}
+
 class Recorder implements EventRecorder {
   private readonly clock: Clock;
+  private readonly names: EventNamer;
   private readonly log: (message: string, err?: unknown) => void;
   private readonly aggregates = new Lru<AggregateRecord>(maxLruCacheEntries);
   private readonly logs = new Lru<EventLog>(maxLruCacheEntries);
   private readonly spam = new Lru<SpamRecord>(maxLruCacheEntries);
-  private lastNanos = 0n;
   private queued = 0;
   private tail: Promise<void> = Promise.resolve();
-  /** `concurrent`: the last write of each involved object, and every write not done yet. */
-  private readonly lastByObject = new Map<string, Promise<void>>();
-  private readonly writing = new Set<Promise<void>>();
   private stopped = false;
   private readonly sleeping = new Set<{ timer: TimerHandle; wake: () => void }>();
 
@@ -143,6 +174,7 @@ class Recorder implements EventRecorder {
     private readonly opts: EventRecorderOptions,
   ) {
     this.clock = opts.clock ?? realClock;
+    this.names = new EventNamer(this.clock);
     this.log = opts.log ?? ((message, err) => console.error(`events ${opts.component}: ${message}`, err ?? ''));
   }
 
@@ -152,7 +184,7 @@ class Recorder implements EventRecorder {
       // The sink's watcher channel is full: the broadcaster (DropIfChannelFull) skips it without a word.
       // (client-go's "too many queued events" is for its incoming channel, which never fills: the
       // distributing goroutine does not wait for a full watcher.)
-      if (this.opts.concurrent !== true && this.queued >= maxQueuedEvents) return;
+      if (this.queued >= maxQueuedEvents) return;
       const event = this.makeEvent(obj, type, reason, message, opts);
       const now = this.clock.now();
       const write = async (): Promise<void> => {
@@ -162,26 +194,11 @@ class Recorder implements EventRecorder {
           this.log('Unable to write event', err);
         }
       };
-      if (this.opts.concurrent === true) this.writeConcurrently(event.involvedObject, write);
-      else {
-        this.queued++;
-        this.tail = this.tail.then(write).finally(() => this.queued--);
-      }
+      this.queued++;
+      this.tail = this.tail.then(write).finally(() => this.queued--);
     } catch (err) {
       this.log('Could not construct event', err);
     }
-  }
-
-  /** `concurrent`: after the object's previous event, alongside every other object's. */
-  private writeConcurrently(ref: ObjectReference, write: () => Promise<void>): void {
-    const key = `${ref.namespace ?? ''}/${ref.name ?? ''}/${ref.uid ?? ''}`;
-    const done = (this.lastByObject.get(key) ?? Promise.resolve()).then(write);
-    this.lastByObject.set(key, done);
-    this.writing.add(done);
-    void done.finally(() => {
-      this.writing.delete(done);
-      if (this.lastByObject.get(key) === done) this.lastByObject.delete(key);
-    });
   }
 
   stop(): void {
@@ -196,27 +213,19 @@ class Recorder implements EventRecorder {
   async flush(): Promise<void> {
     for (;;) {
       const tail = this.tail;
-      await Promise.all([tail, ...this.writing]);
-      if (tail === this.tail && this.writing.size === 0) return;
+      await tail;
+      if (tail === this.tail) return;
     }
   }
 
   private makeEvent(obj: KubeObject, type: string, reason: string, message: string, opts: EventOptions): Event {
-    const m = obj.metadata ?? {};
-    const ref: ObjectReference = {};
-    if (obj.kind !== undefined) ref.kind = obj.kind;
-    if (m.namespace !== undefined && m.namespace !== '') ref.namespace = m.namespace;
-    if (m.name !== undefined) ref.name = m.name;
-    if (m.uid !== undefined) ref.uid = m.uid;
-    if (obj.apiVersion !== undefined) ref.apiVersion = obj.apiVersion;
-    if (m.resourceVersion !== undefined) ref.resourceVersion = m.resourceVersion;
-    if (opts.fieldPath !== undefined) ref.fieldPath = opts.fieldPath;
+    const ref = objectReference(obj, opts.fieldPath);
     const now = this.clock.now();
     const t = formatTime(now);
     const event: Event = {
       apiVersion: 'v1',
       kind: 'Event',
-      metadata: { name: this.eventName(ref.name ?? '', now), namespace: ref.namespace ?? 'default' },
+      metadata: { name: this.names.next(ref.name ?? '', now), namespace: ref.namespace ?? 'default' },
       involvedObject: ref,
       reason,
       message,
@@ -229,23 +238,6 @@ class Recorder implements EventRecorder {
     };
     if (this.opts.host !== undefined) event.reportingInstance = this.opts.host;
     return event;
-  }
-
-  /** `<name>.<hex unix nanoseconds>`; kept strictly increasing since our clock only has milliseconds. */
-  private eventName(name: string, nowMs: number): string {
-    // Several recorders (scheduler, kubelet, in different threads) write about the same object in the same
-    // millisecond: their names must not collide, and should sort as they happened, as upstream's
-    // nanosecond names do (kubectl describe lists events of one second in name order). On the wall clock
-    // the time comes from the high-resolution clock, to the microsecond, whatever the thread did between
-    // reading the clock and naming; below that (and on a fake clock, below the millisecond) the digits
-    // are random.
-    let nanos =
-      this.clock === realClock
-        ? BigInt(Math.floor((performance.timeOrigin + performance.now()) * 1000)) * 1000n + BigInt(Math.floor(Math.random() * 1000))
-        : BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(Math.floor(Math.random() * 1_000_000));
-    if (nanos <= this.lastNanos) nanos = this.lastNanos + 1n;
-    this.lastNanos = nanos;
-    return `${name}.${nanos.toString(16)}`;
   }
 
   /** client-go's `recordToSink`: correlate, then write, retrying transport failures. */
@@ -340,7 +332,7 @@ class Recorder implements EventRecorder {
       apiVersion: 'v1',
       kind: 'Event',
       metadata: {
-        name: this.eventName(newEvent.involvedObject.name ?? '', now),
+        name: this.names.next(newEvent.involvedObject.name ?? '', now),
         namespace: newEvent.metadata.namespace ?? 'default',
       },
       count: 1,

@@ -9,6 +9,9 @@ import { isAlreadyExists, isConflict, isNotFound } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { Client } from '../client/client.js';
 import type { Clock, EventRecorder } from './_context.js';
+import { microTime } from '../util/micro-time.js';
+
+export { microTime };
 
 export interface LeaderElectorOptions {
   client: Client;
@@ -29,10 +32,6 @@ export interface LeaderElectorOptions {
   recorder?: EventRecorder;
 }
 
-/** metav1.MicroTime: RFC 3339 with microseconds. */
-export function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
 
 export class LeaderElector {
   private readonly leaseDurationMs: number;

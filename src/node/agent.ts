@@ -35,6 +35,7 @@ import { ImageManager, type KubeletEvent } from './runtime/image-manager.js';
 import { NodeImageStore } from './runtime/image-store.js';
 import { parseImageReference } from './runtime/image-ref.js';
 import { resolvePull } from './runtime/pull.js';
+import { microTime } from '../util/micro-time.js';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
 
@@ -128,9 +129,6 @@ export interface NodeHostView {
   podLogs(namespace: string, pod: string, container?: string, previous?: boolean): string[] | undefined;
 }
 
-function microTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
-}
 
 function rfc3339(ms: number): string {
   return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');

@@ -6,7 +6,7 @@ import { resources } from '../api/resources.js';
 import type { KubeObject, WriteOptions } from '../client/client.js';
 import type { ResourceType } from '../api/resources.js';
 import { FakeClock } from '../client/clock.js';
-import type { EventRecorder } from '../client/events.js';
+import type { EventsV1Recorder } from '../client/events-v1.js';
 import { FakeClient } from './_testing/fake-client.js';
 import { makeNode, makePod, seededRandom } from './_testing/wrappers.js';
 import { LeaderElector } from './leader-election.js';
@@ -17,16 +17,17 @@ interface Ev {
   name: string;
   type: string;
   reason: string;
+  action: string;
   message: string;
 }
 
-function recorder(): { rec: EventRecorder; events: Ev[] } {
+function recorder(): { rec: EventsV1Recorder; events: Ev[] } {
   const events: Ev[] = [];
   return {
     events,
     rec: {
-      event(obj: KubeObject, type: 'Normal' | 'Warning', reason: string, message: string) {
-        events.push({ name: obj.metadata?.name ?? '', type, reason, message });
+      eventf(obj: KubeObject, _related: KubeObject | undefined, type: 'Normal' | 'Warning', reason: string, action: string, message: string) {
+        events.push({ name: obj.metadata?.name ?? '', type, reason, action, message });
       },
       flush: async () => undefined,
       stop: () => undefined,
@@ -61,7 +62,7 @@ void test('binds a pod through pods/binding and records Scheduled', async (t) =>
   const binding = c.calls.find((x) => x.subresource === 'binding');
   assert.deepEqual(binding?.body, { apiVersion: 'v1', kind: 'Binding', metadata: { name: 'web', namespace: 'default', uid: podOf(c, 'web')?.metadata?.uid }, target: { kind: 'Node', name: 'n1' } });
   await waitUntil(() => events.some((e) => e.reason === 'Scheduled'), 'event');
-  assert.deepEqual(events.find((e) => e.reason === 'Scheduled'), { name: 'web', type: 'Normal', reason: 'Scheduled', message: 'Successfully assigned default/web to n1' });
+  assert.deepEqual(events.find((e) => e.reason === 'Scheduled'), { name: 'web', type: 'Normal', reason: 'Scheduled', action: 'Binding', message: 'Successfully assigned default/web to n1' });
 });
 
 void test('a long queue does not hold the thread: other work runs between slices of scheduling cycles', async (t) => {
@@ -107,7 +108,7 @@ void test('an unschedulable pod gets FailedScheduling and PodScheduled=False, th
   const { events } = startScheduler(c, t);
   const msg = "0/1 nodes are available: 1 node(s) didn't match Pod's node affinity/selector. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.";
   await waitUntil(() => events.some((e) => e.reason === 'FailedScheduling'), 'FailedScheduling');
-  assert.deepEqual(events.find((e) => e.reason === 'FailedScheduling'), { name: 'win', type: 'Warning', reason: 'FailedScheduling', message: msg });
+  assert.deepEqual(events.find((e) => e.reason === 'FailedScheduling'), { name: 'win', type: 'Warning', reason: 'FailedScheduling', action: 'Scheduling', message: msg });
   await waitUntil(() => (podOf(c, 'win')?.status?.conditions ?? []).length > 0, 'condition');
   const cond = podOf(c, 'win')?.status?.conditions?.[0];
   assert.equal(cond?.type, 'PodScheduled');
@@ -131,7 +132,7 @@ void test('preemption deletes the lower-priority victim, nominates the node, the
   const high = c.seed(resources.pods, makePod('high').priority(1000).req({ cpu: '1' }).obj());
   await waitUntil(() => podOf(c, 'low') === undefined, 'victim deleted');
   const preempted = events.find((e) => e.reason === 'Preempted');
-  assert.deepEqual(preempted, { name: 'low', type: 'Normal', reason: 'Preempted', message: `Preempted by pod ${high.metadata?.uid ?? ''} on node n1` });
+  assert.deepEqual(preempted, { name: 'low', type: 'Normal', reason: 'Preempted', action: 'Preempting', message: `Preempted by pod ${high.metadata?.uid ?? ''} on node n1` });
   const disruption = c.calls.find((x) => x.verb === 'patch' && x.name === 'low');
   assert.match(JSON.stringify(disruption?.body), /PreemptionByScheduler/);
   await waitUntil(() => c.calls.some((x) => x.verb === 'patch' && x.name === 'high' && JSON.stringify(x.body).includes('"nominatedNodeName":"n1"')), 'nominated');
@@ -291,7 +292,7 @@ void test('a pod with an unbound Immediate claim gets VolumeBinding\'s FailedSch
   const { events } = startScheduler(c, t);
   const msg = '0/1 nodes are available: pod has unbound immediate PersistentVolumeClaims. preemption: 0/1 nodes are available: 1 Preemption is not helpful for scheduling.';
   await waitUntil(() => events.some((e) => e.reason === 'FailedScheduling'), 'FailedScheduling');
-  assert.deepEqual(events.find((e) => e.reason === 'FailedScheduling'), { name: 'db', type: 'Warning', reason: 'FailedScheduling', message: msg });
+  assert.deepEqual(events.find((e) => e.reason === 'FailedScheduling'), { name: 'db', type: 'Warning', reason: 'FailedScheduling', action: 'Scheduling', message: msg });
   // The PV controller binds the claim: the PVC update requeues the pod, which now schedules.
   c.seed(resources.persistentvolumes, { apiVersion: 'v1', kind: 'PersistentVolume', metadata: { name: 'pv1' }, spec: { storageClassName: 'standard', capacity: { storage: '1Gi' }, accessModes: ['ReadWriteOnce'], hostPath: { path: '/tmp/pv1' }, claimRef: { namespace: 'default', name: 'data', uid: claim.metadata?.uid ?? '' } } });
   c.seed(resources.persistentvolumeclaims, { ...claim, metadata: { ...claim.metadata, annotations: { 'pv.kubernetes.io/bind-completed': 'yes' } }, spec: { ...claim.spec, volumeName: 'pv1' } });

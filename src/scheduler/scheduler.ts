@@ -14,7 +14,7 @@ import { labelSelectorAsSelector, type Selector } from '../api/labels.js';
 import { resources } from '../api/resources.js';
 import type { Client } from '../client/client.js';
 import { realClock, type Clock } from '../client/clock.js';
-import { createEventRecorder, type EventRecorder } from '../client/events.js';
+import { createEventsV1Recorder, type EventsV1Recorder } from '../client/events-v1.js';
 import { createInformer, trimManagedFields, type Informer } from '../client/informer.js';
 import { Cache } from './cache/cache.js';
 import type { FitError } from './framework/fit-error.js';
@@ -59,7 +59,8 @@ export interface SchedulerOptions {
   profiles?: Profile[];
   registry?: Registry;
   percentageOfNodesToScore?: number;
-  recorder?: EventRecorder;
+  /** Every profile's events recorder (default: one per profile, reporting as its scheduler name). */
+  recorder?: EventsV1Recorder;
   /** Campaign for `kube-system/kube-scheduler` and schedule only while leading. */
   leaderElection?: SchedulerLeaderElectionOptions;
   log?: (message: string, err?: unknown) => void;
@@ -110,8 +111,8 @@ export class Scheduler {
   private readonly clock: Clock;
   private readonly random: () => number;
   private readonly log: (message: string, err?: unknown) => void;
-  private readonly recorder: EventRecorder;
-  private readonly ownRecorder: boolean;
+  private readonly injectedRecorder: EventsV1Recorder | undefined;
+  private readonly recorders = new Map<string, EventsV1Recorder>();
   readonly cache = new Cache();
   readonly queue: SchedulingQueue;
   readonly algorithm: SchedulingAlgorithm;
@@ -136,8 +137,7 @@ export class Scheduler {
     this.clock = opts.clock ?? realClock;
     this.random = opts.random ?? Math.random;
     this.log = opts.log ?? ((m, e) => console.error(`scheduler: ${m}`, e ?? ''));
-    this.ownRecorder = opts.recorder === undefined;
-    this.recorder = opts.recorder ?? createEventRecorder(opts.client, { component: defaultSchedulerName, clock: this.clock, concurrent: true });
+    this.injectedRecorder = opts.recorder;
     const registry = opts.registry ?? newInTreeRegistry();
     const profiles = opts.profiles ?? [defaultProfile(opts.schedulerName ?? defaultSchedulerName)];
     const api = this.apiActions();
@@ -268,8 +268,23 @@ export class Scheduler {
     for (const i of this.informers.reverse()) i.stop();
     this.informers.length = 0;
     await this.elector?.stop();
-    await this.recorder.flush();
-    if (this.ownRecorder) this.recorder.stop();
+    await this.injectedRecorder?.flush();
+    for (const r of this.recorders.values()) {
+      await r.flush();
+      r.stop();
+    }
+  }
+
+  /**
+   * The events recorder of the pod's profile (kube-scheduler's `NewRecorderFactory` makes one per profile,
+   * whose reportingController is the profile's scheduler name).
+   */
+  private recorder(pod: Pod): EventsV1Recorder {
+    if (this.injectedRecorder !== undefined) return this.injectedRecorder;
+    const name = pod.spec?.schedulerName ?? defaultSchedulerName;
+    let r = this.recorders.get(name);
+    if (r === undefined) this.recorders.set(name, (r = createEventsV1Recorder(this.client, { reportingController: name, clock: this.clock })));
+    return r;
   }
 
   /** Resolves when the informers have listed everything once. */
@@ -374,7 +389,7 @@ export class Scheduler {
     }
     this.cache.finishBinding(assumedPod);
     const ns = assumedPod.metadata?.namespace ?? '';
-    this.recorder.event(assumedPod, 'Normal', 'Scheduled', `Successfully assigned ${ns}/${assumedPod.metadata?.name ?? ''} to ${nodeName}`);
+    this.recorder(assumedPod).eventf(assumedPod, undefined, 'Normal', 'Scheduled', 'Binding', `Successfully assigned ${ns}/${assumedPod.metadata?.name ?? ''} to ${nodeName}`);
     fwk.runPostBindPlugins(state, assumedPod, nodeName);
     this.queue.done(q.podInfo.uid);
   }
@@ -402,7 +417,7 @@ export class Scheduler {
       if (cached === undefined || assigned(cached)) return;
     }
     if (nominatingInfo !== undefined && nominatingInfo.mode === 'Override') this.queue.addNominatedPod(q.podInfo, nominatingInfo.nominatedNodeName);
-    this.recorder.event(pod, 'Warning', 'FailedScheduling', truncateMessage(errMsg));
+    this.recorder(pod).eventf(pod, undefined, 'Warning', 'FailedScheduling', 'Scheduling', truncateMessage(errMsg));
     void this.updatePodStatus(cached ?? pod, { type: 'PodScheduled', status: 'False', reason, message: errMsg }, nominatingInfo);
   }
 
@@ -454,7 +469,7 @@ export class Scheduler {
           this.log(`could not add DisruptionTarget condition to ${namespace}/${name}`, e);
         }
         await this.client.delete(resources.pods, name, { namespace });
-        this.recorder.event(victim, 'Normal', 'Preempted', `Preempted by pod ${preemptor.metadata?.uid ?? ''} on node ${nodeName}`);
+        this.recorder(preemptor).eventf(victim, preemptor, 'Normal', 'Preempted', 'Preempting', `Preempted by pod ${preemptor.metadata?.uid ?? ''} on node ${nodeName}`);
       },
       clearNominatedNodeName: async (pod) => {
         if ((pod.status?.nominatedNodeName ?? '') === '') return;
