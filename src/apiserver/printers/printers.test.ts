@@ -698,3 +698,24 @@ void test('csistoragecapacities: storage class and canonical capacity, no age', 
   assert.deepEqual(cellsOf('csistoragecapacities', 'storage.k8s.io', cap('1536Mi')), ['csisc-1', 'fast', '1536Mi']);
   assert.deepEqual(cellsOf('csistoragecapacities', 'storage.k8s.io', cap()), ['csisc-1', 'fast', '<unset>']);
 });
+
+void test('a core/v1 event read back from storage without timestamps (null) takes eventTime, and a series its count', () => {
+  const ev: KubeObject = {
+    metadata: { name: 'e2', creationTimestamp: ago(120_000) },
+    involvedObject: { kind: 'Pod', name: 'p2', namespace: 'default' },
+    reason: 'FailedScheduling',
+    message: '0/1 nodes are available: 1 Too many pods.',
+    source: {},
+    firstTimestamp: null,
+    lastTimestamp: null,
+    type: 'Warning',
+    eventTime: ago(120_000),
+    action: 'Scheduling',
+    reportingComponent: 'default-scheduler',
+    reportingInstance: 'default-scheduler-vm',
+  };
+  const single = printTable('events', '', [ev], { includeObject: 'None', now });
+  assert.deepEqual(single.rows[0]?.cells, ['2m', 'Warning', 'FailedScheduling', 'pod/p2', '', 'default-scheduler, default-scheduler-vm', '0/1 nodes are available: 1 Too many pods.', '2m', 1, 'e2']);
+  const series = printTable('events', '', [{ ...ev, series: { count: 3, lastObservedTime: ago(30_000) } }], { includeObject: 'None', now });
+  assert.deepEqual(series.rows[0]?.cells.slice(0, 1).concat(series.rows[0]?.cells.slice(7, 9) ?? []), ['30s', '2m', 3]);
+});

@@ -648,10 +648,12 @@ function printPodDisruptionBudget(obj: KubeObject, now: number): Printed {
 
 function printEvent(obj: KubeObject, now: number): Printed {
   const ev = as<Event>(obj);
+  // A zero metav1.Time: absent, empty, or null as storage reads it back (an events.k8s.io Event has none).
+  const zero = (t: string | null | undefined): boolean => t === undefined || t === null || t === '';
   let firstTimestamp = translateTimestampSince(ev.firstTimestamp, now);
-  if (ev.firstTimestamp === undefined || ev.firstTimestamp === '') firstTimestamp = translateTimestampSince(ev.eventTime, now);
+  if (zero(ev.firstTimestamp)) firstTimestamp = translateTimestampSince(ev.eventTime, now);
   let lastTimestamp = translateTimestampSince(ev.lastTimestamp, now);
-  if (ev.lastTimestamp === undefined || ev.lastTimestamp === '') lastTimestamp = firstTimestamp;
+  if (zero(ev.lastTimestamp)) lastTimestamp = firstTimestamp;
   let count = ev.count ?? 0;
   if (ev.series) {
     lastTimestamp = translateTimestampSince(ev.series.lastObservedTime, now);
