@@ -124,16 +124,18 @@ export class Subresources {
     name: string,
     subresource: string,
     contentType: string,
-    rawBody: Buffer,
+    /** The request body: bytes from HTTP, text from in-process callers. */
+    rawBody: Buffer | string,
     ctx: RequestContext,
     q: URLSearchParams,
   ): Promise<{ object: StoredObject; created: boolean }> {
     const kind = patchKind(contentType);
     const patcher = this.o.patcher;
     if (patcher === undefined) throw apiErrors.unsupportedMediaType(contentType);
+    const text = typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8');
     let body: unknown;
     try {
-      body = kind === 'apply' ? (parseYaml(rawBody.toString('utf8')) as unknown) : (JSON.parse(rawBody.toString('utf8')) as unknown);
+      body = kind === 'apply' ? (parseYaml(text) as unknown) : (JSON.parse(text) as unknown);
     } catch (e) {
       throw apiErrors.badRequest(`error decoding patch: ${(e as Error).message}`);
     }

@@ -264,7 +264,8 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
     const index = out.send(rv !== undefined ? { t: 'event', id, type, json: e.json, rv } : { t: 'event', id, type, json: e.json });
     batched.set(key, { index, rv, json: e.json });
   };
-  const call = async (c: Client, method: Method, args: unknown[]): Promise<unknown> => {
+  /** `patchText`: a patch call's body as the JSON text it crossed as (undefined: it is in `args`). */
+  const call = async (c: InProcessClient, method: Method, args: unknown[], patchText: string | undefined): Promise<unknown> => {
     const a = args as [ResourceType, ...unknown[]];
     switch (method) {
       case 'get':
@@ -275,8 +276,10 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
         return c.create(a[0], a[1] as KubeObject, a[2] as WriteOptions | undefined);
       case 'update':
         return c.update(a[0], a[1] as KubeObject, a[2] as WriteOptions | undefined);
-      case 'patch':
-        return c.patch(a[0], a[1] as string, a[2] as PatchType, a[3], a[4] as (WriteOptions & { force?: boolean }) | undefined);
+      case 'patch': {
+        const opts = a[4] as (WriteOptions & { force?: boolean }) | undefined;
+        return patchText !== undefined ? c.patchText(a[0], a[1] as string, a[2] as PatchType, patchText, opts) : c.patch(a[0], a[1] as string, a[2] as PatchType, a[3], opts);
+      }
       case 'delete':
         return c.delete(a[0], a[1] as string, a[2] as DeleteOptions | undefined);
       case 'deleteCollection':
@@ -306,12 +309,15 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
         return;
       }
       const { id, method, args } = m;
+      // A patch's text goes to the server as it came (the server decodes it, as an HTTP body); the other
+      // bodies are the objects the calls take.
+      const patchText = method === 'patch' ? m.body : undefined;
       const at = bodyIndex(method);
-      if (at !== undefined && m.body !== undefined) args[at] = JSON.parse(m.body) as unknown;
+      if (at !== undefined && m.body !== undefined && patchText === undefined) args[at] = JSON.parse(m.body) as unknown;
       const answered = (): void => {
         if (timing !== undefined) latency?.report(method, callResource(method, args), performance.now() - timing.started, timing.started - timing.arrived);
       };
-      call(client, method, args).then(
+      call(client, method, args, patchText).then(
         (value) => {
           answered();
           const answer = callOptions(method, args)?.answer;

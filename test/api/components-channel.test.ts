@@ -91,6 +91,18 @@ describe('components channel: a Client across a MessagePort', () => {
     assert.equal((status as { kind?: string }).kind, 'Status');
   });
 
+  test('every patch type crosses as text and is decoded by the server as an HTTP body would be', async () => {
+    await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kinds', namespace: 'default' }, data: { k: 'v' } });
+    const ns = { namespace: 'default' };
+    assert.deepEqual((await client.patch<ConfigMap>(resources.configmaps, 'kinds', 'strategic', { data: { s: '1' } }, ns)).data, { k: 'v', s: '1' });
+    assert.deepEqual((await client.patch<ConfigMap>(resources.configmaps, 'kinds', 'json', [{ op: 'remove', path: '/data/k' }], ns)).data, { s: '1' });
+    const applied = await client.patch<ConfigMap>(resources.configmaps, 'kinds', 'apply', { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'kinds' }, data: { a: '2' } }, { ...ns, fieldManager: 'tester', force: true });
+    assert.deepEqual(applied.data, { s: '1', a: '2' });
+    assert.ok(applied.metadata?.managedFields?.some((e) => e.manager === 'tester' && e.operation === 'Apply'));
+    // The server's own decoding errors come back as they do over HTTP.
+    await assert.rejects(client.patch(resources.configmaps, 'kinds', 'json', { op: 'remove' }, ns), (e: unknown) => isApiError(e) && e.code === 400);
+  });
+
   test('a write answers with the text it stored; converted kinds and unchanged objects answer as objects', async () => {
     const direct = new InProcessClient(srv.server, { user: admin });
     const created = await direct.create<ConfigMap>(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'enc', namespace: 'default' }, data: { k: 'v' } });
