@@ -28,7 +28,7 @@ import { resources } from '../api/resources.js';
 import { microTime } from '../util/micro-time.js';
 import type { Client, KubeObject } from './client.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
-import { EventNamer, objectReference } from './events.js';
+import { EventNamer, objectReference, RetryPauses } from './events.js';
 
 export interface EventsV1Recorder {
   /** `Eventf`: records an event about `regarding` (which should carry apiVersion and kind); never throws. */
@@ -81,7 +81,7 @@ class EventsV1RecorderImpl implements EventsV1Recorder {
   /** The last write of each isomorphic key, and every write not done yet. */
   private readonly lastByKey = new Map<string, Promise<void>>();
   private readonly writing = new Set<Promise<void>>();
-  private readonly sleeping = new Set<{ timer: TimerHandle; wake: () => void }>();
+  private readonly pauses: RetryPauses;
   private readonly timers = new Map<string, TimerHandle>();
   private stopped = false;
 
@@ -91,6 +91,7 @@ class EventsV1RecorderImpl implements EventsV1Recorder {
   ) {
     this.clock = opts.clock ?? realClock;
     this.names = new EventNamer(this.clock);
+    this.pauses = new RetryPauses(this.clock);
     this.instance = opts.reportingInstance ?? `${opts.reportingController}-${hostname()}`;
     this.log = opts.log ?? ((message, err) => console.error(`events ${opts.reportingController}: ${message}`, err ?? ''));
     this.every('finish', finishMs, () => this.finishSeries());
@@ -160,7 +161,7 @@ class EventsV1RecorderImpl implements EventsV1Recorder {
         return;
       }
       // wait.Jitter(10s, 0.25): randomized so that many clients do not retry in lockstep.
-      await this.sleep(retrySleepMs * (1 + 0.25 * Math.random()));
+      await this.pauses.sleep(retrySleepMs * (1 + 0.25 * Math.random()));
     }
   }
 
@@ -227,31 +228,13 @@ class EventsV1RecorderImpl implements EventsV1Recorder {
   stop(): void {
     this.stopped = true;
     for (const t of this.timers.values()) t.cancel();
-    for (const s of this.sleeping) {
-      s.timer.cancel();
-      s.wake();
-    }
-    this.sleeping.clear();
+    this.pauses.wakeAll();
   }
 
   async flush(): Promise<void> {
     while (this.writing.size > 0) await Promise.all(this.writing);
   }
 
-  /** A retry pause that does not keep the process alive and ends early on `stop()`. */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const entry = {
-        timer: this.clock.setTimeout(() => {
-          this.sleeping.delete(entry);
-          resolve();
-        }, ms),
-        wake: resolve,
-      };
-      entry.timer.unref?.();
-      this.sleeping.add(entry);
-    });
-  }
 }
 
 /** `createPatchBytesForSeries`: the two-way merge patch from the event without its series to it. */

@@ -157,6 +157,35 @@ export class EventNamer {
   }
 }
 
+/** Retry pauses that do not keep the process alive and end at once on `wakeAll()` (a recorder's stop). */
+export class RetryPauses {
+  private readonly sleeping = new Set<{ timer: TimerHandle; wake: () => void }>();
+
+  constructor(private readonly clock: Clock) {}
+
+  sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const entry = {
+        timer: this.clock.setTimeout(() => {
+          this.sleeping.delete(entry);
+          resolve();
+        }, ms),
+        wake: resolve,
+      };
+      entry.timer.unref?.();
+      this.sleeping.add(entry);
+    });
+  }
+
+  wakeAll(): void {
+    for (const s of this.sleeping) {
+      s.timer.cancel();
+      s.wake();
+    }
+    this.sleeping.clear();
+  }
+}
+
 class Recorder implements EventRecorder {
   private readonly clock: Clock;
   private readonly names: EventNamer;
@@ -167,7 +196,7 @@ class Recorder implements EventRecorder {
   private queued = 0;
   private tail: Promise<void> = Promise.resolve();
   private stopped = false;
-  private readonly sleeping = new Set<{ timer: TimerHandle; wake: () => void }>();
+  private readonly pauses: RetryPauses;
 
   constructor(
     private readonly client: Client,
@@ -175,6 +204,7 @@ class Recorder implements EventRecorder {
   ) {
     this.clock = opts.clock ?? realClock;
     this.names = new EventNamer(this.clock);
+    this.pauses = new RetryPauses(this.clock);
     this.log = opts.log ?? ((message, err) => console.error(`events ${opts.component}: ${message}`, err ?? ''));
   }
 
@@ -203,11 +233,7 @@ class Recorder implements EventRecorder {
 
   stop(): void {
     this.stopped = true;
-    for (const s of this.sleeping) {
-      s.timer.cancel();
-      s.wake();
-    }
-    this.sleeping.clear();
+    this.pauses.wakeAll();
   }
 
   async flush(): Promise<void> {
@@ -253,7 +279,7 @@ class Recorder implements EventRecorder {
         return;
       }
       // The first retry is jittered so that many recorders do not retry in lockstep.
-      await this.sleep(tries === 1 ? retrySleepMs * Math.random() : retrySleepMs);
+      await this.pauses.sleep(tries === 1 ? retrySleepMs * Math.random() : retrySleepMs);
       if (this.stopped) return;
     }
   }
@@ -388,18 +414,4 @@ class Recorder implements EventRecorder {
     return !accepted;
   }
 
-  /** A retry pause that does not keep the process alive and ends early on `stop()`. */
-  private sleep(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const entry = {
-        timer: this.clock.setTimeout(() => {
-          this.sleeping.delete(entry);
-          resolve();
-        }, ms),
-        wake: resolve,
-      };
-      entry.timer.unref?.();
-      this.sleeping.add(entry);
-    });
-  }
 }
