@@ -27,6 +27,7 @@ export {
 } from './informer.js';
 export { createInformerFactory, type InformerFactory, type InformerFactoryOptions } from './informer-factory.js';
 export { createEventRecorder, type EventOptions, type EventRecorder, type EventRecorderOptions } from './events.js';
+export { createEventsV1Recorder, type EventsV1Recorder, type EventsV1RecorderOptions } from './events-v1.js';
 export { genericServerResponse, HttpClient, type HttpClientOptions } from './http-client.js';
 export {
   defaultKubeconfigPath,

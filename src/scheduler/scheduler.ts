@@ -273,6 +273,7 @@ export class Scheduler {
       await r.flush();
       r.stop();
     }
+    this.recorders.clear();
   }
 
   /**
