@@ -22,7 +22,7 @@
  *   its PATCH found it gone (it exists now: the PATCH is retried).
  */
 import { hostname } from 'node:os';
-import type { Event, EventSeries } from 'kubernetes-types/events/v1.js';
+import type { Event } from 'kubernetes-types/events/v1.js';
 import { isAlreadyExists, isApiError, isNotFound } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import { microTime } from '../util/micro-time.js';
@@ -172,7 +172,8 @@ class EventsV1RecorderImpl implements EventsV1Recorder {
     let err: unknown;
     if (series !== undefined) {
       try {
-        await this.client.patch(resources.eventsV1, event.metadata?.name ?? '', 'strategic', { series: seriesPatch(series) }, { namespace, answer: 'none' });
+        // `createPatchBytesForSeries`: the two-way merge patch from the event without its series to it.
+        await this.client.patch(resources.eventsV1, event.metadata?.name ?? '', 'strategic', { series }, { namespace, answer: 'none' });
       } catch (e) {
         err = e;
       }
@@ -234,10 +235,4 @@ class EventsV1RecorderImpl implements EventsV1Recorder {
   async flush(): Promise<void> {
     while (this.writing.size > 0) await Promise.all(this.writing);
   }
-
-}
-
-/** `createPatchBytesForSeries`: the two-way merge patch from the event without its series to it. */
-function seriesPatch(series: EventSeries): EventSeries {
-  return { count: series.count, lastObservedTime: series.lastObservedTime };
 }

@@ -11,8 +11,6 @@ import type { Client } from '../client/client.js';
 import type { Clock, EventRecorder } from './_context.js';
 import { microTime } from '../util/micro-time.js';
 
-export { microTime };
-
 export interface LeaderElectorOptions {
   client: Client;
   clock: Clock;

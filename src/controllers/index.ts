@@ -4,7 +4,8 @@ export { ControllerManager, createControllerManager, leaseName, leaseNamespace, 
 export { controllerFactories, selectControllers, type ControllerFactory, type ControllerOptions } from './registry.js';
 export { eventComponents, names, type ControllerName } from './names.js';
 export type { Clock, Controller, ControllerContext, EventRecorder, Informer, InformerHandlers, WorkQueue } from './_context.js';
-export { LeaderElector, microTime, type LeaderElectorOptions } from './_leader-election.js';
+export { LeaderElector, type LeaderElectorOptions } from './_leader-election.js';
+export { microTime } from '../util/micro-time.js';
 export {
   checkEviction,
   matchingPdbs,

@@ -9,6 +9,7 @@ import { isApiError } from '../api/errors.js';
 import { resources } from '../api/resources.js';
 import type { Client } from '../client/client.js';
 import { realClock, type Clock, type TimerHandle } from '../client/clock.js';
+import { microTime } from '../util/micro-time.js';
 
 export interface LeaderElectorOptions {
   client: Client;
@@ -30,10 +31,6 @@ export interface LeaderElectorOptions {
   /** Release the lease on stop() (`ReleaseOnCancel`), default true. */
   releaseOnCancel?: boolean;
   log?: (message: string, err?: unknown) => void;
-}
-
-function toMicroTime(ms: number): string {
-  return new Date(ms).toISOString().replace(/\.(\d{3})Z$/, '.$1000Z');
 }
 
 export class LeaderElector {
@@ -157,7 +154,7 @@ export class LeaderElector {
             apiVersion: 'coordination.k8s.io/v1',
             kind: 'Lease',
             metadata: { name, namespace },
-            spec: { holderIdentity: identity, leaseDurationSeconds: durationSeconds, acquireTime: toMicroTime(now), renewTime: toMicroTime(now), leaseTransitions: 0 },
+            spec: { holderIdentity: identity, leaseDurationSeconds: durationSeconds, acquireTime: microTime(now), renewTime: microTime(now), leaseTransitions: 0 },
           },
           { namespace },
         );
@@ -177,8 +174,8 @@ export class LeaderElector {
     const spec = {
       holderIdentity: identity,
       leaseDurationSeconds: durationSeconds,
-      renewTime: toMicroTime(now),
-      acquireTime: holder === identity ? (current.spec?.acquireTime ?? toMicroTime(now)) : toMicroTime(now),
+      renewTime: microTime(now),
+      acquireTime: holder === identity ? (current.spec?.acquireTime ?? microTime(now)) : microTime(now),
       leaseTransitions: holder === identity ? transitions : transitions + 1,
     };
     try {
@@ -198,7 +195,7 @@ export class LeaderElector {
     try {
       await this.client.update<Lease>(
         resources.leases,
-        { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: toMicroTime(now), acquireTime: toMicroTime(now) } },
+        { ...lease, spec: { ...lease.spec, holderIdentity: '', leaseDurationSeconds: 1, renewTime: microTime(now), acquireTime: microTime(now) } },
         { namespace: this.opts.namespace },
       );
     } catch (e) {
