@@ -61,8 +61,21 @@ export function createEventRecorder(client: Client, opts: EventRecorderOptions):
 }
 
 interface AggregateRecord {
-  localKeys: Set<string>;
+  /**
+   * The distinct messages seen (upstream's `localKeys` set). Most objects only ever get one message per
+   * reason, so one message is kept as itself, and a Set is made for the second.
+   */
+  localKeys: string | Set<string>;
   lastTimestamp: number;
+}
+
+/** Adds `message` to a record's messages; answers how many distinct ones it now holds. */
+function addLocalKey(record: AggregateRecord, message: string): number {
+  const keys = record.localKeys;
+  if (typeof keys !== 'string') return keys.add(message).size;
+  if (keys === message) return 1;
+  record.localKeys = new Set([keys, message]);
+  return 2;
 }
 interface EventLog {
   count: number;
@@ -75,48 +88,46 @@ interface SpamRecord {
   last: number;
 }
 
-/** RFC 3339 with second precision, as `metav1.Time` marshals. */
+let formattedSecond = NaN;
+let formatted = '';
+
+/**
+ * RFC 3339 with second precision, as `metav1.Time` marshals. The events of one second share one string:
+ * each correlator keeps its events' first timestamps for as long as it keeps them.
+ */
 function formatTime(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== formattedSecond) {
+    formattedSecond = second;
+    formatted = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return formatted;
 }
 
+/*
+ * The correlator's cache keys. Upstream's join the event's source (component and host) and, for
+ * aggregation, its reportingComponent and reportingInstance with the fields below. A recorder gives every
+ * event it makes (and every combined event) the same source and reporting fields, so within one
+ * recorder's caches those parts are the same in every key: they are left out, and each cached key is that
+ * much shorter (a node host keeps thousands of kubelets' caches).
+ */
+
+/** `getEventKey`, without the recorder's source. */
 function getEventKey(e: Event): string {
   const o = e.involvedObject;
-  return [
-    e.source?.component ?? '',
-    e.source?.host ?? '',
-    o.kind ?? '',
-    o.namespace ?? '',
-    o.name ?? '',
-    o.fieldPath ?? '',
-    o.uid ?? '',
-    o.apiVersion ?? '',
-    e.type ?? '',
-    e.reason ?? '',
-    e.message ?? '',
-  ].join('');
+  return [o.kind ?? '', o.namespace ?? '', o.name ?? '', o.fieldPath ?? '', o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? '', e.message ?? ''].join('');
 }
 
+/** `getSpamKey`, without the recorder's source. */
 function getSpamKey(e: Event): string {
   const o = e.involvedObject;
-  return [e.source?.component ?? '', e.source?.host ?? '', o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? ''].join('');
+  return [o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? ''].join('');
 }
 
+/** `EventAggregatorByReasonFunc`'s aggregate key, without the recorder's source and reporting fields. */
 function aggregateKeyOf(e: Event): string {
   const o = e.involvedObject;
-  return [
-    e.source?.component ?? '',
-    e.source?.host ?? '',
-    o.kind ?? '',
-    o.namespace ?? '',
-    o.name ?? '',
-    o.uid ?? '',
-    o.apiVersion ?? '',
-    e.type ?? '',
-    e.reason ?? '',
-    e.reportingComponent ?? '',
-    e.reportingInstance ?? '',
-  ].join('');
+  return [o.kind ?? '', o.namespace ?? '', o.name ?? '', o.uid ?? '', o.apiVersion ?? '', e.type ?? '', e.reason ?? ''].join('');
 }
 
 /** `reference.GetReference` of an object (which should carry apiVersion and kind), with `fieldPath`. */
@@ -343,16 +354,24 @@ class Recorder implements EventRecorder {
   private aggregate(newEvent: Event, now: number): { event: Event; key: string } {
     const eventKey = getEventKey(newEvent);
     const aggregateKey = aggregateKeyOf(newEvent);
+    const message = newEvent.message ?? '';
     let record = this.aggregates.get(aggregateKey);
+    let size: number;
     if (record === undefined || now - record.lastTimestamp > defaultAggregateIntervalMs) {
-      record = { localKeys: new Set(), lastTimestamp: 0 };
+      record = { localKeys: message, lastTimestamp: now };
+      size = 1;
+    } else {
+      size = addLocalKey(record, message);
+      record.lastTimestamp = now;
     }
-    record.localKeys.add(newEvent.message ?? '');
-    record.lastTimestamp = now;
     this.aggregates.set(aggregateKey, record);
-    if (record.localKeys.size < defaultAggregateMaxEvents) return { event: newEvent, key: eventKey };
-    const first = record.localKeys.values().next();
-    if (first.done !== true) record.localKeys.delete(first.value);
+    if (size < defaultAggregateMaxEvents) return { event: newEvent, key: eventKey };
+    // At the limit the messages are a Set (the limit is above one): one goes, as upstream's PopAny.
+    const keys = record.localKeys;
+    if (typeof keys !== 'string') {
+      const first = keys.values().next();
+      if (first.done !== true) keys.delete(first.value);
+    }
     const t = formatTime(now);
     const combined: Event = {
       apiVersion: 'v1',

@@ -4,26 +4,39 @@
  */
 export class Lru<V> {
   private readonly map = new Map<string, V>();
+  /**
+   * The most recently used key: using it again leaves the order as it is, without the delete and re-insert
+   * that would move it (a correlator reads then writes one key per event, and each re-insert leaves a
+   * hole the Map later rehashes away).
+   */
+  private newest: string | undefined;
 
   constructor(private readonly capacity: number) {}
 
   /** The entry for `key` (now the most recently used), or undefined. */
   get(key: string): V | undefined {
     const v = this.map.get(key);
-    if (v !== undefined) {
+    if (v !== undefined && key !== this.newest) {
       this.map.delete(key);
       this.map.set(key, v);
+      this.newest = key;
     }
     return v;
   }
 
   /** Stores `v` as the most recently used entry, forgetting the least recently used beyond capacity. */
   set(key: string, v: V): void {
+    if (key === this.newest) {
+      this.map.set(key, v);
+      return;
+    }
     this.map.delete(key);
     this.map.set(key, v);
+    this.newest = key;
     if (this.map.size > this.capacity) {
       const oldest = this.map.keys().next();
       if (oldest.done !== true) this.map.delete(oldest.value);
+      if (this.map.size === 0) this.newest = undefined;
     }
   }
 
