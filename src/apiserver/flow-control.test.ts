@@ -53,10 +53,14 @@ void test('requests are classified by the suggested FlowSchemas of kube-apiserve
 });
 
 /** Starts recorded in order; `submit` queues a call that records its label. */
-function harness(perTurn?: number): { d: FlowDispatcher; started: string[]; submit: (level: PriorityLevel, flow: string, label: string) => void } {
+function harness(perTurn?: number): {
+  d: FlowDispatcher;
+  started: string[];
+  submit: (level: PriorityLevel, flow: string, label: string, flowSchema?: string) => void;
+} {
   const d = new FlowDispatcher(perTurn);
   const started: string[] = [];
-  return { d, started, submit: (level, flow, label) => d.submit({ level, flow }, () => started.push(label)) };
+  return { d, started, submit: (level, flow, label, flowSchema = 'fs') => d.submit({ flowSchema, level, flow }, () => started.push(label)) };
 }
 
 async function drain(d: FlowDispatcher): Promise<void> {
@@ -105,6 +109,14 @@ void test('within a level flows take turns, and each flow keeps its order', asyn
   for (let i = 0; i < 3; i++) submit('workload-high', 'team-b', `b${i}`);
   await drain(d);
   assert.deepEqual(started, ['a0', 'b0', 'a1', 'b1', 'a2', 'b2']);
+});
+
+void test('a flow is a FlowSchema and a distinguisher value: two schemas with one namespace are two flows', async () => {
+  const { d, started, submit } = harness();
+  for (let i = 0; i < 3; i++) submit('workload-high', 'team-a', `bind${i}`, 'kube-scheduler');
+  for (let i = 0; i < 3; i++) submit('workload-high', 'team-a', `create${i}`, 'kube-system-service-accounts');
+  await drain(d);
+  assert.deepEqual(started, ['bind0', 'create0', 'bind1', 'create1', 'bind2', 'create2']);
 });
 
 void test('exempt calls go first; at most perTurn calls start in one event-loop turn', async () => {

@@ -159,14 +159,18 @@ export class FlowDispatcher {
   /** A call costs 50-300 µs, so a turn of 128 stays within about 10-40 ms. */
   constructor(private readonly perTurn = 128) {}
 
-  /** Queues `start` (it runs in a later turn, in the order above). */
-  submit(c: Pick<Classification, 'level' | 'flow'>, start: () => void): void {
+  /**
+   * Queues `start` (it runs in a later turn, in the order above). A flow is a FlowSchema's and its
+   * distinguisher's value together, as upstream's `hashFlowID(fsName, fDistinguisher)`: the scheduler's
+   * bindings and a controller's creates in one namespace are two flows of `workload-high`, not one.
+   */
+  submit(c: Pick<Classification, 'flowSchema' | 'level' | 'flow'>, start: () => void): void {
     if (c.level === 'exempt') this.exempt.push(start);
     else {
       let q = this.levels.get(c.level);
       if (q === undefined) this.levels.set(c.level, (q = new LevelQueues(nominalConcurrencyShares[c.level])));
       if (q.waiting === 0) q.tag = Math.max(q.tag, this.virtualTime);
-      q.push(c.flow, start);
+      q.push(`${c.flowSchema} ${c.flow}`, start);
     }
     this.schedule();
   }

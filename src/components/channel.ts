@@ -361,7 +361,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
         c = classify(requestAttributes(x, opts.flowUser ?? x.user));
         if (x.t === 'watch') watchFlows.set(x.id, c);
       }
-      dispatcher.submit(c ?? { level: 'exempt', flow: '' }, () => {
+      dispatcher.submit(c ?? { flowSchema: 'exempt', level: 'exempt', flow: '' }, () => {
         if (!stopped) onRequest(x, arrived !== undefined ? { arrived, started: performance.now() } : undefined);
       });
     });
