@@ -12,7 +12,7 @@
  * unfinished write-back may have stored a later value): the last row of the key decides.
  */
 import type Database from 'better-sqlite3';
-import { compareKeys } from './_keys.js';
+import { sortKeys } from './_keys.js';
 
 /** A live key's current row: its revision (the modRevision) and the revision that created the key. */
 export interface CurrentRow {
@@ -126,7 +126,7 @@ export class CurrentIndex {
    */
   beginWriteBack(revision: number): void {
     if (this.#writeBack !== undefined) return;
-    const keys = [...this.#dirty].sort(compareKeys);
+    const keys = sortKeys([...this.#dirty]);
     this.#dirty = new Set();
     this.#writeBack = { keys, next: 0, revision };
   }
