@@ -98,11 +98,26 @@ function resourceRuleMatches(r: ResourcePolicyRule, a: RequestAttributes): boole
   return a.namespace === '' ? r.clusterScope === true : listed(r.namespaces ?? [], a.namespace);
 }
 
+/** Whether one of a FlowSchema's rules matches both a subject and a resource rule (every call is classified: no closures). */
+function matchesSchema(m: Matcher, a: RequestAttributes): boolean {
+  for (const r of m.rules) {
+    let subject = false;
+    for (const s of r.subjects) {
+      if (subjectMatches(s, a.user)) {
+        subject = true;
+        break;
+      }
+    }
+    if (!subject) continue;
+    for (const rr of r.resourceRules ?? []) if (resourceRuleMatches(rr, a)) return true;
+  }
+  return false;
+}
+
 /** The FlowSchema a request matches first, its priority level and its flow. */
 export function classify(a: RequestAttributes): Classification {
   for (const m of matchers) {
-    const matches = m.rules.some((r) => r.subjects.some((s) => subjectMatches(s, a.user)) && (r.resourceRules ?? []).some((rr) => resourceRuleMatches(rr, a)));
-    if (!matches) continue;
+    if (!matchesSchema(m, a)) continue;
     const flow = m.distinguisher === 'ByUser' ? a.user.username : m.distinguisher === 'ByNamespace' ? a.namespace : '';
     return { flowSchema: m.name, level: m.level, flow };
   }
