@@ -9,7 +9,7 @@ import { names } from '../../framework/names.js';
 import { Status } from '../../framework/status.js';
 import type { NodeTable } from '../../framework/node-table.js';
 import type { NodeInfo } from '../../framework/types.js';
-import { balanced, balancedCpuMemory, defaultResources, isDefaultCpuMemory, podResourceRequestList, scoreCpuMemoryByPosition, scoreResourceAllocation, type ResourceSpec } from '../node-resources-fit/resource-allocation.js';
+import { balancedByPosition, balancedCpuMemory, defaultResources, isDefaultCpuMemory, podResourceRequestList, scoreResourceAllocation, type ResourceSpec } from '../node-resources-fit/resource-allocation.js';
 
 export const Name = names.NodeResourcesBalancedAllocation;
 const preScoreStateKey = 'PreScore' + Name;
@@ -79,7 +79,7 @@ export class NodeResourcesBalancedAllocation implements PreScorePlugin, ScorePlu
   scorePositions(state: CycleState, pod: Pod, table: NodeTable, positions: Int32Array, scores: NodeScore[]): boolean {
     if (!this.fastScore) return false;
     const req = state.read<PreScoreState>(preScoreStateKey)?.podRequests ?? podResourceRequestList(pod, this.resources, true);
-    scoreCpuMemoryByPosition(table, positions, scores, { cpu: table.columns.requestedMilliCPU, memory: table.columns.requestedMemory }, { cpu: req[0] ?? 0, memory: req[1] ?? 0 }, balanced);
+    balancedByPosition(table, positions, scores, req[0] ?? 0, req[1] ?? 0);
     return true;
   }
 }

@@ -25,7 +25,7 @@ import { Code, Status, newStatus } from '../../framework/status.js';
 import type { NodeTable } from '../../framework/node-table.js';
 import type { NodeInfo } from '../../framework/types.js';
 import { asNode, asPod } from '../_hints.js';
-import { defaultResources, isDefaultCpuMemory, leastAllocated, leastAllocatedCpuMemory, leastResourceScorer, mostResourceScorer, podResourceRequestList, scoreCpuMemoryByPosition, scoreResourceAllocation, type ResourceSpec, type Scorer } from './resource-allocation.js';
+import { defaultResources, isDefaultCpuMemory, leastAllocatedByPosition, leastAllocatedCpuMemory, leastResourceScorer, mostResourceScorer, podResourceRequestList, scoreResourceAllocation, type ResourceSpec, type Scorer } from './resource-allocation.js';
 
 export const Name = names.NodeResourcesFit;
 export const ReasonTooManyPods = 'Too many pods';
@@ -210,7 +210,7 @@ export class NodeResourcesFit implements PreFilterPlugin, FilterPlugin, Position
   scorePositions(state: CycleState, pod: Pod, table: NodeTable, positions: Int32Array, scores: NodeScore[]): boolean {
     if (!this.fastScore) return false;
     const req = state.read<PreScoreState>(preScoreStateKey)?.podRequests ?? podResourceRequestList(pod, this.resources, false);
-    scoreCpuMemoryByPosition(table, positions, scores, { cpu: table.columns.nonZeroMilliCPU, memory: table.columns.nonZeroMemory }, { cpu: req[0] ?? 0, memory: req[1] ?? 0 }, leastAllocated);
+    leastAllocatedByPosition(table, positions, scores, req[0] ?? 0, req[1] ?? 0);
     return true;
   }
 

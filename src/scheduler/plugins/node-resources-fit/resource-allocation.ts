@@ -78,23 +78,28 @@ export function balancedCpuMemory(nodeInfo: NodeInfo, podCpu: number, podMem: nu
   return balanced(nodeInfo.allocatableMilliCPU, nodeInfo.allocatableMemory, nodeInfo.requestedMilliCPU + podCpu, nodeInfo.requestedMemory + podMem);
 }
 
-/**
- * Scores the nodes at `positions` of the node table by cpu and memory: `score(allocatable cpu, allocatable
- * memory, used cpu + podCpu, used memory + podMem)` from the table's columns, `used` being the requested or
- * the non-zero requested columns.
+/*
+ * Scoring the nodes at `positions` of the node table by cpu and memory, from the table's columns: one loop
+ * per scorer, each calling its scorer directly. A loop shared through a scorer parameter made that call
+ * site polymorphic; V8 then called the scorer without inlining it and boxed its arguments (memory sizes are
+ * beyond small integers): four heap numbers per node and plugin, the scheduler's largest garbage.
  */
-export function scoreCpuMemoryByPosition(
-  table: NodeTable,
-  positions: Int32Array,
-  scores: NodeScore[],
-  used: { cpu: Float64Array; memory: Float64Array },
-  pod: { cpu: number; memory: number },
-  score: (allocCpu: number, allocMem: number, requestedCpu: number, requestedMem: number) => number,
-): void {
-  const { allocatableMilliCPU, allocatableMemory } = table.columns;
+
+/** LeastAllocated over cpu and memory for each node at `positions` (the non-zero requests, the pod's included). */
+export function leastAllocatedByPosition(table: NodeTable, positions: Int32Array, scores: NodeScore[], podCpu: number, podMem: number): void {
+  const { allocatableMilliCPU, allocatableMemory, nonZeroMilliCPU, nonZeroMemory } = table.columns;
   for (let j = 0; j < positions.length; j++) {
     const i = positions[j] as number;
-    (scores[j] as NodeScore).score = score(allocatableMilliCPU[i] as number, allocatableMemory[i] as number, (used.cpu[i] as number) + pod.cpu, (used.memory[i] as number) + pod.memory);
+    (scores[j] as NodeScore).score = leastAllocated(allocatableMilliCPU[i] as number, allocatableMemory[i] as number, (nonZeroMilliCPU[i] as number) + podCpu, (nonZeroMemory[i] as number) + podMem);
+  }
+}
+
+/** BalancedAllocation over cpu and memory for each node at `positions` (the actual requests, the pod's included). */
+export function balancedByPosition(table: NodeTable, positions: Int32Array, scores: NodeScore[], podCpu: number, podMem: number): void {
+  const { allocatableMilliCPU, allocatableMemory, requestedMilliCPU, requestedMemory } = table.columns;
+  for (let j = 0; j < positions.length; j++) {
+    const i = positions[j] as number;
+    (scores[j] as NodeScore).score = balanced(allocatableMilliCPU[i] as number, allocatableMemory[i] as number, (requestedMilliCPU[i] as number) + podCpu, (requestedMemory[i] as number) + podMem);
   }
 }
 
