@@ -77,6 +77,7 @@ function addLocalKey(record: AggregateRecord, message: string): number {
   record.localKeys = new Set([keys, message]);
   return 2;
 }
+
 interface EventLog {
   count: number;
   firstTimestamp: string;
