@@ -34,7 +34,7 @@ import {
   type WatchEvent,
 } from '../backend.js';
 import { CurrentIndex, type CurrentRow } from './_current.js';
-import { compareKeys, prefixEnd } from './_keys.js';
+import { compareKeys, prefixEnd, sortKeys } from './_keys.js';
 import { SqliteWatch, type WatchHost } from './_watch.js';
 
 /**
@@ -630,7 +630,7 @@ export class SqliteBackend implements Backend {
   #listAt(stmts: Statements, prefix: string, end: string | undefined, start: string, revision: number, want: number): LogRow[] {
     const at = this.#rowsAt(stmts, prefix, end, revision);
     const before = at.before;
-    const existed = (at.existed ??= [...before].filter(([, id]) => id !== 0).map(([k]) => k).sort(compareKeys));
+    const existed = (at.existed ??= sortKeys([...before].filter(([, id]) => id !== 0).map(([k]) => k)));
     const ids: number[] = [];
     this.#writeBackAll();
     let i = lowerBound(existed, start);
