@@ -4,10 +4,13 @@
  * kubelet's events are walked once, not once each).
  *
  * What a create owns depends on the keys present, on which values are objects or lists, on the items of
- * lists (their keys and values are path elements) and on where a scalar equals the zero value it is
- * compared with (`""`, `0`, `false`, `null`). Any other scalar outside a list is owned whatever it is.
- * So a shape is the object's keys in order, each list exactly, each zero-like scalar, and one class for
- * every other scalar. Undefined values (objects from callers in this process) are a class of their own.
+ * list-maps and sets (their keys and values are path elements) and on where a scalar equals the zero value
+ * it is compared with (`""`, `0`, `false`, `null`). Any other scalar outside a list is owned whatever it
+ * is, and so is a value its schema makes atomic (an atomic list, as a node affinity's values, or an atomic
+ * map): it is owned whole, whatever it holds. So a shape is the object's keys in order, each list-map and
+ * set exactly, each zero-like scalar, one class for every other scalar and one for every atomic value
+ * (a DaemonSet's pods, each naming its node in such a list, have one shape). Undefined values (objects from
+ * callers in this process) are a class of their own.
  *
  * `ShapeMemo` finds an object's entry by walking a trie of those tokens: a lookup per key and value,
  * no text built for the object (most of it would be keys and marks). It remembers a shape the second time
@@ -16,6 +19,8 @@
  * most of what the API server's young-generation collections copied, and then freed all at once.
  */
 import type { JsonValue } from './json.js';
+import type { ApplySchema } from './managed-fields.js';
+import { childNode, kindOf } from './schema-kind.js';
 
 /** A value's class outside lists: each zero-like scalar, undefined, or any other scalar. */
 const otherScalar = 0;
@@ -24,6 +29,8 @@ const zero = 2;
 const falseValue = 3;
 const nullValue = 4;
 const undefinedValue = 5;
+/** A list or map its schema makes atomic: owned whole, whatever it holds. */
+const atomicValue = 6;
 
 /** Structure tokens: unlike keys (strings), classes (numbers) and lists (strings after a key). */
 const objectStart = Symbol('{');
@@ -41,15 +48,24 @@ const maxSeenOnce = 100_000;
 
 /**
  * Takes `v`'s tokens in order, each through `step` from `at`; undefined as soon as a step gives undefined.
- * Where a value comes the tokens are classes (numbers), `{` or lists (text starting `[`); where a key
- * comes, keys (text) or `}`: no token can be read as another.
+ * `node` is `v`'s schema. Where a value comes the tokens are classes (numbers), `{` or lists and other
+ * values taken exactly (text starting `[` or `{`); where a key comes, keys (text) or `}`: no token can
+ * be read as another.
  */
-function followTokens<N>(at: N | undefined, v: JsonValue | undefined, step: (at: N, token: Token) => N | undefined): N | undefined {
+function followTokens<N>(at: N | undefined, v: JsonValue | undefined, node: ApplySchema | undefined, step: (at: N, token: Token) => N | undefined): N | undefined {
   if (at === undefined) return undefined;
   if (typeof v !== 'object' || v === null) return step(at, scalarClass(v));
-  if (Array.isArray(v)) return step(at, listText(v));
+  // As `compare` reads them: the kind comes from the schema, each member's schema from its parent's.
+  const kind = kindOf(node, v);
+  if (kind === 'atomic' || kind === 'listAtomic') return step(at, atomicValue);
+  if (Array.isArray(v) || (kind !== 'struct' && kind !== 'map')) return step(at, listText(v));
   let n = step(at, objectStart);
-  for (const k in v) n = n === undefined ? undefined : followTokens(step(n, k), v[k], step);
+  for (const k in v) {
+    if (n === undefined) return undefined;
+    const x = v[k];
+    // Scalars need no schema (and most members are scalars).
+    n = followTokens(step(n, k), x, typeof x === 'object' && x !== null ? childNode(node, kind, k) : undefined, step);
+  }
   return n === undefined ? undefined : step(n, objectEnd);
 }
 
@@ -76,25 +92,28 @@ export class ShapeMemo<T> {
 
   constructor(private readonly maxNodes = 200_000) {}
 
-  /** The value for `obj`'s shape, computed by `compute` (never undefined) unless the shape was remembered. */
-  get(obj: JsonValue, compute: () => T): T {
+  /**
+   * The value for `obj`'s shape (by its schema `node`), computed by `compute` (never undefined) unless the
+   * shape was remembered.
+   */
+  get(obj: JsonValue, node: ApplySchema | undefined, compute: () => T): T {
     if (this.#nodes > this.maxNodes) {
       this.#root = new TrieNode<T>();
       this.#nodes = 0;
     }
     // The trie lookup stops at the first token the trie lacks.
-    const found = followTokens(this.#root, obj, this.#child)?.value;
+    const found = followTokens(this.#root, obj, node, this.#child)?.value;
     if (found !== undefined) return found;
     const value = compute();
     // Kept a small integer: a Set of them holds no boxed numbers.
-    const hash = (followTokens(0x811c9dc5, obj, hashToken) ?? 0) & 0x3fffffff;
+    const hash = (followTokens(0x811c9dc5, obj, node, hashToken) ?? 0) & 0x3fffffff;
     if (!this.#seenOnce.has(hash)) {
       if (this.#seenOnce.size >= maxSeenOnce) this.#seenOnce.clear();
       this.#seenOnce.add(hash);
       return value;
     }
     this.#seenOnce.delete(hash);
-    const leaf = followTokens(this.#root, obj, this.#childMade);
+    const leaf = followTokens(this.#root, obj, node, this.#childMade);
     if (leaf !== undefined) leaf.value = value;
     return value;
   }

@@ -7,6 +7,7 @@
  */
 import { ApiError, StatusReason } from '../../api/errors.js';
 import { ShapeMemo } from './creation-shape.js';
+import { childNode, kindOf, type Kind } from './schema-kind.js';
 import { FieldSet, inPathElementOrder, pathString } from './fieldpath.js';
 import { deepCopy, isEmptyObject, isObject, jsonEqual, type JsonObject, type JsonValue } from './json.js';
 import { deepFreeze } from '../../util/deep-freeze.js';
@@ -178,34 +179,6 @@ function removePath(o: JsonObject, path: readonly string[]): void {
 
 // ---- typed walking ----
 
-type Kind = 'scalar' | 'atomic' | 'struct' | 'map' | 'listMap' | 'listSet' | 'listAtomic';
-
-function kindOf(node: ApplySchema | undefined, v: JsonValue | undefined): Kind {
-  if (!node) {
-    if (isObject(v)) return 'map';
-    if (Array.isArray(v)) return 'listAtomic';
-    return 'scalar';
-  }
-  const m = node.meta;
-  if (node.isList()) {
-    const lt = m.listType ?? (hasMergeStrategy(m.patchStrategy) ? (m.patchMergeKey !== undefined ? 'map' : 'set') : 'atomic');
-    if (lt === 'map') return 'listMap';
-    if (lt === 'set') return 'listSet';
-    return 'listAtomic';
-  }
-  if (m.mapType === 'atomic') return 'atomic';
-  if (node.isStruct()) return 'struct';
-  if (node.isMap()) return 'map';
-  if (isObject(v)) return 'map';
-  return 'scalar';
-}
-
-/** Whether `x-kubernetes-patch-strategy` (comma-separated) includes `merge`. */
-function hasMergeStrategy(ps: string | undefined): boolean {
-  if (ps === undefined) return false;
-  return ps === 'merge' || ps.startsWith('merge,') || ps.endsWith(',merge') || ps.includes(',merge,');
-}
-
 function listKeys(node: ApplySchema | undefined): string[] {
   const m = node?.meta;
   return m?.listMapKeys ?? (m?.patchMergeKey !== undefined ? [m.patchMergeKey] : []);
@@ -232,10 +205,6 @@ function composite(v: JsonValue | undefined): boolean {
   return typeof v === 'object' && v !== null;
 }
 
-function childNode(node: ApplySchema | undefined, kind: Kind, key: string): ApplySchema | undefined {
-  if (kind === 'struct' || kind === 'map') return node?.field(key);
-  return node?.items();
-}
 
 /** `TypedValue.ToFieldSet`: the leaves and list items of an applied configuration. */
 function toFieldSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet): void {
@@ -833,7 +802,7 @@ function createdFieldsV1(updated: JsonObject, schema: ApplySchema, reset: readon
   const resetKey = reset.map((p) => p.join('.')).join(';');
   let memo = byReset.get(resetKey);
   if (memo === undefined) byReset.set(resetKey, (memo = new ShapeMemo<JsonObject | null>()));
-  const fieldsV1 = memo.get(updated, () => {
+  const fieldsV1 = memo.get(updated, schema, () => {
     // Only what the object added or changed matters, so the zero object is built only where it has keys.
     const cmp = compare(zeroObject(schema, updated), updated, schema, untracked(reset));
     const owned = cmp.added.absorb(cmp.modified);
