@@ -228,3 +228,19 @@ void test('reads and writes go on after etcd restarts or crashes: calls wait for
     await b.close();
   }
 });
+
+void test('a request’s deadline runs from when it is sent, not while it waits for a request slot', async () => {
+  const root = nextRoot();
+  // One slot: the 2,000 creates go one after another, together far longer than one request's deadline.
+  const b = await openEtcdBackend({ endpoints: server().endpoints, prefix: root, maxInflightRequests: 1, requestTimeoutMs: 500, compaction: false });
+  try {
+    const started = Date.now();
+    const results = await Promise.allSettled(Array.from({ length: 2000 }, (_, i) => b.create(`${root}configmaps/q/c${i}`, new Uint8Array([120]))));
+    const waited = Date.now() - started;
+    const failed = results.filter((r) => r.status === 'rejected').map((r) => String(r.reason));
+    assert.deepEqual(failed, [], `after ${waited} ms`);
+    assert.equal((await b.list(`${root}configmaps/`)).items.length, 2000);
+  } finally {
+    await b.close();
+  }
+});
