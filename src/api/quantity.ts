@@ -135,9 +135,23 @@ export function formatQuantity(q: Quantity): string {
   return formatDecimal(q.nanos, q.format === 'DecimalExponent');
 }
 
+/**
+ * Canonical texts already written, by the text they came from: formatting goes through BigInt arithmetic
+ * (about a microsecond), and the API server writes every quantity of an object again at each update of it
+ * (a node's capacity and allocatable at each status write). Cleared when full.
+ */
+const canonicalTexts = new Map<string, string>();
+
 /** Parses and re-formats: what the API server stores for a quantity field. */
 export function canonicalQuantity(input: string | number): string {
-  return formatQuantity(parseQuantity(input));
+  const text = typeof input === 'number' ? String(input) : input;
+  let canonical = canonicalTexts.get(text);
+  if (canonical === undefined) {
+    canonical = formatQuantity(parseQuantity(text));
+    if (canonicalTexts.size >= maxParsed) canonicalTexts.clear();
+    canonicalTexts.set(text, canonical);
+  }
+  return canonical;
 }
 
 export function quantityFromMilli(milli: number, format: QuantityFormat = 'DecimalSI'): Quantity {
