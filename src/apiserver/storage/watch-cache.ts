@@ -574,11 +574,14 @@ export class CacheDispatcher {
   }
 
   private findCache(key: string): ResourceCache | undefined {
-    // Keys are /registry/<resource>/... or /registry/<group>/<resource>/...: try the two candidate prefixes.
-    const parts = key.split('/');
-    const p2 = `/${parts[1] ?? ''}/${parts[2] ?? ''}/`;
-    const p3 = `${p2}${parts[3] ?? ''}/`;
-    return this.caches.get(p3) ?? this.caches.get(p2);
+    // Keys are /registry/<resource>/... or /registry/<group>/<resource>/...: try the two candidate prefixes,
+    // cut at the slashes (every write asks, twice: not worth an array of its segments).
+    const s1 = key.indexOf('/', 1);
+    const s2 = s1 < 0 ? -1 : key.indexOf('/', s1 + 1);
+    if (key.charCodeAt(0) !== 0x2f || s1 < 0) return undefined;
+    if (s2 < 0) return this.caches.get(`${key}/`);
+    const s3 = key.indexOf('/', s2 + 1);
+    return this.caches.get(s3 < 0 ? `${key}/` : key.slice(0, s3 + 1)) ?? this.caches.get(key.slice(0, s2 + 1));
   }
 
   private wake(): void {
