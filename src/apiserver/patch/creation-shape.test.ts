@@ -67,7 +67,7 @@ const podSchema: ApplySchema = ((): ApplySchema => {
  * Whether `a` and `b` have one shape (by schema `node`): the memo, having seen `a` twice (and kept its
  * value), answers `b` with it.
  */
-function sameShape(a: unknown, b: unknown, node: ApplySchema | undefined = listOfType('set')): boolean {
+function sameShape(a: unknown, b: unknown, node: ApplySchema = listOfType('set')): boolean {
   const memo = new ShapeMemo<string>();
   memo.get(a as JsonValue, node, () => 'a once');
   memo.get(a as JsonValue, node, () => 'a');

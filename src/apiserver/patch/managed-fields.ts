@@ -205,7 +205,6 @@ function composite(v: JsonValue | undefined): boolean {
   return typeof v === 'object' && v !== null;
 }
 
-
 /** `TypedValue.ToFieldSet`: the leaves and list items of an applied configuration. */
 function toFieldSet(v: JsonValue, node: ApplySchema | undefined, into: FieldSet): void {
   const kind = kindOf(node, v);

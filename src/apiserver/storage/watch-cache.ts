@@ -576,9 +576,10 @@ export class CacheDispatcher {
   private findCache(key: string): ResourceCache | undefined {
     // Keys are /registry/<resource>/... or /registry/<group>/<resource>/...: try the two candidate prefixes,
     // cut at the slashes (every write asks, twice: not worth an array of its segments).
+    if (key.charCodeAt(0) !== 0x2f) return undefined;
     const s1 = key.indexOf('/', 1);
-    const s2 = s1 < 0 ? -1 : key.indexOf('/', s1 + 1);
-    if (key.charCodeAt(0) !== 0x2f || s1 < 0) return undefined;
+    if (s1 < 0) return undefined;
+    const s2 = key.indexOf('/', s1 + 1);
     if (s2 < 0) return this.caches.get(`${key}/`);
     const s3 = key.indexOf('/', s2 + 1);
     return this.caches.get(s3 < 0 ? `${key}/` : key.slice(0, s3 + 1)) ?? this.caches.get(key.slice(0, s2 + 1));
