@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { classify, FlowDispatcher, type Classification, type PriorityLevel, type RequestAttributes } from './flow-control.js';
+import { classify, FlowDispatcher, serverConcurrencyLimit, type Classification, type PriorityLevel, type RequestAttributes } from './flow-control.js';
 import type { UserInfo } from './registry/policy.js';
 
 const kubelet: UserInfo = { username: 'system:node:n1', groups: ['system:nodes', 'system:authenticated'] };
@@ -60,7 +60,14 @@ function harness(perTurn?: number): {
 } {
   const d = new FlowDispatcher(perTurn);
   const started: string[] = [];
-  return { d, started, submit: (level, flow, label, flowSchema = 'fs') => d.submit({ flowSchema, level, flow }, () => started.push(label)) };
+  return {
+    d,
+    started,
+    submit: (level, flow, label, flowSchema = 'fs') =>
+      d.submit({ flowSchema, level, flow }, () => {
+        started.push(label);
+      }),
+  };
 }
 
 async function drain(d: FlowDispatcher): Promise<void> {
@@ -129,4 +136,117 @@ void test('exempt calls go first; at most perTurn calls start in one event-loop 
   await drain(d);
   assert.equal(started.length, 301);
   assert.deepEqual(started.slice(1, 4), ['w0', 'w1', 'w2']);
+});
+
+/** Event-loop turns enough for what can start to start (128 a turn), and for answers to free their seats. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 10; i++) await nextTurn();
+}
+
+/** Calls that are answered only when the test says so: `answer(label)` settles the call `label` started. */
+function seatedHarness(seats: number): {
+  d: FlowDispatcher;
+  started: string[];
+  submit: (level: PriorityLevel, label: string) => void;
+  answer: (label: string, fail?: boolean) => void;
+} {
+  const d = new FlowDispatcher(128, seats);
+  const started: string[] = [];
+  const answers = new Map<string, { resolve: () => void; reject: (e: Error) => void }>();
+  return {
+    d,
+    started,
+    submit: (level, label) =>
+      d.submit({ flowSchema: 'fs', level, flow: 'f' }, () => {
+        started.push(label);
+        return new Promise<void>((resolve, reject) => answers.set(label, { resolve, reject }));
+      }),
+    answer: (label, fail = false) => {
+      const a = answers.get(label);
+      if (a === undefined) throw new Error(`${label} has not started`);
+      if (fail) a.reject(new Error('refused'));
+      else a.resolve();
+    },
+  };
+}
+
+void test('the server holds 600 calls in flight at most, as kube-apiserver its 400 + 200', async () => {
+  assert.equal(serverConcurrencyLimit, 600);
+  const d = new FlowDispatcher();
+  let started = 0;
+  const answers: (() => void)[] = [];
+  for (let i = 0; i < 700; i++) {
+    d.submit({ flowSchema: 'fs', level: 'system', flow: 'k' }, () => {
+      started++;
+      return new Promise<void>((resolve) => answers.push(resolve));
+    });
+  }
+  await settle();
+  assert.equal(started, 600);
+  assert.equal(d.inFlight, 600);
+  assert.equal(d.waiting, 100);
+  for (const answer of answers.splice(0, 100)) answer();
+  await settle();
+  assert.equal(started, 700);
+  for (const answer of answers) answer();
+  await settle();
+  assert.equal(d.inFlight, 0);
+});
+
+void test('a call holds its seat until its answer, failed or not; a call answered at once holds none', async () => {
+  const { d, started, submit, answer } = seatedHarness(2);
+  for (const label of ['a', 'b', 'c', 'd']) submit('workload-high', label);
+  await settle();
+  assert.deepEqual(started, ['a', 'b']);
+  assert.equal(d.inFlight, 2);
+  answer('a', true);
+  await settle();
+  assert.deepEqual(started, ['a', 'b', 'c']);
+  answer('b');
+  await settle();
+  assert.deepEqual(started, ['a', 'b', 'c', 'd']);
+  answer('c');
+  answer('d');
+  await settle();
+  assert.equal(d.inFlight, 0);
+  // A call answered within its start (a watch once opened) frees its seat at once.
+  const quick: string[] = [];
+  for (let i = 0; i < 5; i++) {
+    d.submit({ flowSchema: 'fs', level: 'system', flow: 'k' }, () => {
+      quick.push(`w${i}`);
+    });
+  }
+  await settle();
+  assert.equal(quick.length, 5);
+  assert.equal(d.inFlight, 0);
+});
+
+void test('with every seat taken, a heartbeat takes the next free seat ahead of the events waiting', async () => {
+  const { started, submit, answer } = seatedHarness(3);
+  for (let i = 0; i < 50; i++) submit('system', `event ${i}`);
+  await settle();
+  submit('node-high', 'lease');
+  await settle();
+  assert.equal(started.length, 3);
+  answer('event 0');
+  await settle();
+  assert.equal(started[3], 'lease');
+});
+
+void test('exempt calls start even when every seat is taken, and hold none', async () => {
+  const { d, started, submit, answer } = seatedHarness(1);
+  submit('workload-high', 'w0');
+  submit('workload-high', 'w1');
+  await settle();
+  assert.deepEqual(started, ['w0']);
+  submit('exempt', 'admin');
+  await settle();
+  assert.deepEqual(started, ['w0', 'admin']);
+  assert.equal(d.inFlight, 1);
+  answer('admin');
+  await settle();
+  assert.deepEqual(started, ['w0', 'admin']);
+  answer('w0');
+  await settle();
+  assert.deepEqual(started, ['w0', 'admin', 'w1']);
 });

@@ -7,9 +7,15 @@
  * status and Leases) do not wait behind thousands of kubelet events and pod status writes, and one busy
  * flow does not hold back the others.
  *
- * What is not modelled: seat limits and borrowing (the server's limit here is its one thread, not
- * concurrency), queue length limits and the 429s they cause, and HTTP requests, which are served as they
- * arrive.
+ * Calls hold a seat from their start to their answer, and at most the server's concurrency limit of them
+ * (600: kube-apiserver's `--max-requests-inflight` 400 plus `--max-mutating-requests-inflight` 200) hold
+ * one at a time; exempt calls hold none. So a store slower than the server (etcd under load) holds the
+ * calls beyond that in the fair queues, where a Lease renewal goes ahead of the events waiting, and not in
+ * the store's own first-come queue behind all of them.
+ *
+ * What is not modelled: the division of the seats among the levels (each level's nominal and lendable
+ * share): here a level may use every seat the others leave free, as if each lent all of its own; queue
+ * length limits and the 429s they cause; and HTTP requests, which are served as they arrive.
  */
 import type { UserInfo } from './registry/policy.js';
 import { Fifo } from '../util/fifo.js';
@@ -127,7 +133,7 @@ export function classify(a: RequestAttributes): Classification {
 
 /** One level's waiting calls: a queue per flow, and the flows with calls waiting in turn order. */
 class LevelQueues {
-  readonly flows = new Map<string, Fifo<() => void>>();
+  readonly flows = new Map<string, Fifo<StartCall>>();
   readonly turns = new Fifo<string>();
   /** Where the level is in the shared virtual time: the tag its next call starts at. */
   tag = 0;
@@ -135,10 +141,10 @@ class LevelQueues {
 
   constructor(readonly shares: number) {}
 
-  push(flow: string, start: () => void): void {
+  push(flow: string, start: StartCall): void {
     let q = this.flows.get(flow);
     if (q === undefined) {
-      this.flows.set(flow, (q = new Fifo<() => void>()));
+      this.flows.set(flow, (q = new Fifo<StartCall>()));
       this.turns.push(flow);
     }
     q.push(start);
@@ -146,10 +152,10 @@ class LevelQueues {
   }
 
   /** The next call of the flow whose turn it is; that flow goes to the back of the turns. */
-  shift(): (() => void) | undefined {
+  shift(): StartCall | undefined {
     const flow = this.turns.shift();
     if (flow === undefined) return undefined;
-    const q = this.flows.get(flow) as Fifo<() => void>;
+    const q = this.flows.get(flow) as Fifo<StartCall>;
     const start = q.shift();
     if (q.length > 0) this.turns.push(flow);
     else this.flows.delete(flow);
@@ -158,28 +164,43 @@ class LevelQueues {
   }
 }
 
+/** kube-apiserver's total concurrency limit under APF: `--max-requests-inflight` (400) plus `--max-mutating-requests-inflight` (200). */
+export const serverConcurrencyLimit = 600;
+
+/** Starts a call; a call answered later returns the promise of its answer, and holds its seat until then. */
+export type StartCall = () => void | PromiseLike<unknown>;
+
 /**
  * The server's queue of channel calls, shared by every channel so that all of them are ordered together.
- * Each event-loop turn starts at most `perTurn` calls: exempt ones first, then by weighted fair queuing
- * across the levels with calls waiting (each start advances its level's tag by 1/shares; the level with the
- * smallest tag goes next, and a level that had nothing waiting joins at the current virtual time, so idle
- * time earns no credit), and round robin across a level's flows.
+ * Each event-loop turn starts at most `perTurn` calls, and none that is not exempt while `seats` calls hold
+ * a seat: exempt ones first, then by weighted fair queuing across the levels with calls waiting (each start
+ * advances its level's tag by 1/shares; the level with the smallest tag goes next, and a level that had
+ * nothing waiting joins at the current virtual time, so idle time earns no credit), and round robin across
+ * a level's flows.
  */
 export class FlowDispatcher {
-  private readonly exempt = new Fifo<() => void>();
+  private readonly exempt = new Fifo<StartCall>();
   private readonly levels = new Map<PriorityLevel, LevelQueues>();
   private virtualTime = 0;
   private scheduled = false;
+  private seated = 0;
+  private readonly release = (): void => {
+    this.seated--;
+    if (this.waiting > 0) this.schedule();
+  };
 
   /** A call costs 50-300 µs, so a turn of 128 stays within about 10-40 ms. */
-  constructor(private readonly perTurn = 128) {}
+  constructor(
+    private readonly perTurn = 128,
+    private readonly seats = serverConcurrencyLimit,
+  ) {}
 
   /**
    * Queues `start` (it runs in a later turn, in the order above). A flow is a FlowSchema's and its
    * distinguisher's value together, as upstream's `hashFlowID(fsName, fDistinguisher)`: the scheduler's
    * bindings and a controller's creates in one namespace are two flows of `workload-high`, not one.
    */
-  submit(c: Pick<Classification, 'flowSchema' | 'level' | 'flow'>, start: () => void): void {
+  submit(c: Pick<Classification, 'flowSchema' | 'level' | 'flow'>, start: StartCall): void {
     if (c.level === 'exempt') this.exempt.push(start);
     else {
       let q = this.levels.get(c.level);
@@ -188,6 +209,11 @@ export class FlowDispatcher {
       q.push(`${c.flowSchema} ${c.flow}`, start);
     }
     this.schedule();
+  }
+
+  /** Calls started and not yet answered that hold a seat. */
+  get inFlight(): number {
+    return this.seated;
   }
 
   /** Calls waiting to be started. */
@@ -203,9 +229,8 @@ export class FlowDispatcher {
     setImmediate(() => this.startSome());
   }
 
-  private next(): (() => void) | undefined {
-    const exempt = this.exempt.shift();
-    if (exempt !== undefined) return exempt;
+  /** The call of the level whose turn it is by weighted fair queuing, if any is waiting. */
+  private nextLimited(): StartCall | undefined {
     let best: LevelQueues | undefined;
     for (const q of this.levels.values()) if (q.waiting > 0 && (best === undefined || q.tag < best.tag)) best = q;
     if (best === undefined) return undefined;
@@ -217,9 +242,19 @@ export class FlowDispatcher {
   private startSome(): void {
     this.scheduled = false;
     for (let i = 0; i < this.perTurn; i++) {
-      const start = this.next();
+      const exempt = this.exempt.shift();
+      if (exempt !== undefined) {
+        void exempt();
+        continue;
+      }
+      // Every seat taken: the answer that frees one schedules the next turn.
+      if (this.seated >= this.seats) return;
+      const start = this.nextLimited();
       if (start === undefined) return;
-      start();
+      this.seated++;
+      const answered = start();
+      if (answered !== undefined) answered.then(this.release, this.release);
+      else this.release();
     }
     if (this.waiting > 0) this.schedule();
   }

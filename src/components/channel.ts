@@ -298,15 +298,18 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       if (watches.delete(id)) out.send({ t: 'end', id });
     }
   };
-  /** `timing`: when the call arrived and when flow control started it (while latency is observed). */
-  const onRequest = (m: Request, timing: { arrived: number; started: number } | undefined): void => {
+  /**
+   * `timing`: when the call arrived and when flow control started it (while latency is observed). A call
+   * returns the promise of its answer being sent: its seat in flow control is held until then.
+   */
+  const onRequest = (m: Request, timing: { arrived: number; started: number } | undefined): Promise<void> | undefined => {
     if (m.t === 'call') {
       let client: InProcessClient;
       try {
         client = clientFor(m.user);
       } catch (e) {
         out.send({ t: 'error', id: m.id, status: statusOf(e) });
-        return;
+        return undefined;
       }
       const { id, method, args } = m;
       // A patch's text goes to the server as it came (the server decodes it, as an HTTP body); the other
@@ -317,7 +320,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       const answered = (): void => {
         if (timing !== undefined) latency?.report(method, callResource(method, args), performance.now() - timing.started, timing.started - timing.arrived);
       };
-      call(client, method, args, patchText).then(
+      return call(client, method, args, patchText).then(
         (value) => {
           answered();
           const answer = callOptions(method, args)?.answer;
@@ -342,6 +345,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       watches.delete(m.id);
       w?.close();
     }
+    return undefined;
   };
   // Requests wait in the server's flow control, which starts a bounded number per event-loop turn. A port
   // hands over every message queued on it in one go: after a busy spell that was thousands of calls, and
@@ -361,9 +365,9 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
         c = classify(requestAttributes(x, opts.flowUser ?? x.user));
         if (x.t === 'watch') watchFlows.set(x.id, c);
       }
-      dispatcher.submit(c ?? { flowSchema: 'exempt', level: 'exempt', flow: '' }, () => {
-        if (!stopped) onRequest(x, arrived !== undefined ? { arrived, started: performance.now() } : undefined);
-      });
+      dispatcher.submit(c ?? { flowSchema: 'exempt', level: 'exempt', flow: '' }, () =>
+        stopped ? undefined : onRequest(x, arrived !== undefined ? { arrived, started: performance.now() } : undefined),
+      );
     });
   port.on('message', onMessage);
   return () => {
