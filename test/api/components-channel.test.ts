@@ -15,6 +15,7 @@ import { CallLatency } from '../../src/apiserver/call-latency.js';
 import { InProcessClient } from '../../src/apiserver/in-process-client.js';
 import { PortConnection, serveClients, type Port } from '../../src/components/channel.js';
 import { objectOfStoredText } from '../../src/apiserver/storage/watch-cache.js';
+import { FlowDispatcher } from '../../src/apiserver/flow-control.js';
 import { startTestApiServer, type TestApiServer } from '../harness/api-server.js';
 
 /**
@@ -362,6 +363,47 @@ describe('components channel: a Client across a MessagePort', () => {
       assert.deepEqual(got.map((g) => g.metadata?.name), names);
       assert.deepEqual(started, names);
       assert.ok(startedWhenLoopRan !== undefined && startedWhenLoopRan < names.length, `the event loop ran after ${String(startedWhenLoopRan)} starts`);
+    } finally {
+      c2.close();
+      stop();
+      ch.port1.close();
+      ch.port2.close();
+    }
+  });
+
+  test('a call holds its seat in flow control until it is answered', async () => {
+    const ch = new MessageChannel();
+    const started: string[] = [];
+    const answers = new Map<string, () => void>();
+    // A stand-in for the API server's client whose answers come when the test gives them.
+    const stub = {
+      get: (_res: unknown, name: string) => {
+        started.push(name);
+        return new Promise((resolve) => answers.set(name, () => resolve({ metadata: { name } })));
+      },
+      encodedWrite: () => undefined,
+    };
+    const flowControl = new FlowDispatcher(128, 2);
+    const stop = serveClients(ch.port1, () => stub as unknown as InProcessClient, { flowControl });
+    const c2 = new PortConnection(ch.port2);
+    const scheduler = { username: 'system:kube-scheduler', groups: ['system:authenticated'] };
+    const turns = async (): Promise<void> => {
+      for (let i = 0; i < 10; i++) await new Promise((r) => setImmediate(r));
+    };
+    try {
+      const calls = ['a', 'b', 'c'].map((n) => c2.client(scheduler).get<ConfigMap>(resources.configmaps, n, { namespace: 'default' }));
+      await turns();
+      assert.deepEqual(started, ['a', 'b']);
+      assert.equal(flowControl.inFlight, 2);
+      answers.get('a')?.();
+      assert.equal((await calls[0])?.metadata?.name, 'a');
+      await turns();
+      assert.deepEqual(started, ['a', 'b', 'c']);
+      answers.get('b')?.();
+      answers.get('c')?.();
+      assert.deepEqual((await Promise.all(calls)).map((g) => g.metadata?.name), ['a', 'b', 'c']);
+      await turns();
+      assert.equal(flowControl.inFlight, 0);
     } finally {
       c2.close();
       stop();
