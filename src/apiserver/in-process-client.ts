@@ -28,7 +28,7 @@ import type { ResourceDef } from './discovery/resource-defs.js';
 import type { RequestContext } from './registry/store.js';
 import type { UserInfo } from './registry/policy.js';
 import { isComponentStatuses } from './component-statuses.js';
-import { cachedJson, sharedObject, storedTextOf, storedTextWithoutManagedFieldsOf, type CachedObject, type StoredObject } from './storage/watch-cache.js';
+import { cachedJson, encodedText, sharedObject, storedTextOf, storedTextWithoutManagedFieldsOf, type CachedObject, type StoredObject } from './storage/watch-cache.js';
 
 function copy<T>(v: unknown): T {
   return JSON.parse(JSON.stringify(v)) as T;
@@ -53,6 +53,15 @@ export interface EncodedObject {
    * hashing its text.
    */
   change?: object;
+}
+
+/** A list without its items. */
+export type KubeListHead = Omit<KubeList<unknown>, 'items'>;
+
+/** A list whose items are JSON text (`InProcessClient.listEncoded`). */
+export interface EncodedList {
+  list: KubeListHead;
+  items: { json: string; storedRevision?: number }[];
 }
 
 export interface InProcessClientOptions {
@@ -129,10 +138,28 @@ export class InProcessClient implements Client {
   }
 
   async list<T extends KubeObject>(res: ResourceType, opts: ListOptions = {}): Promise<KubeList<T>> {
+    const { list, items } = await this.listCached(res, opts);
+    return { ...list, items: items.map((c) => ('cached' in c ? (opts.readOnly === true ? sharedObject(c.cached) : JSON.parse(cachedJson(c.cached))) : c.object) as T) };
+  }
+
+  /**
+   * A list whose items come as JSON text, for readers in another thread: each item as `encodedText` gives
+   * it (stored text with `storedRevision`, else JSON), so the objects are neither decoded nor serialised
+   * again here.
+   */
+  async listEncoded(res: ResourceType, opts: ListOptions = {}): Promise<EncodedList> {
+    const { list, items } = await this.listCached(res, opts);
+    return { list, items: items.map((c) => ('cached' in c ? encodedText(c.cached) : { json: JSON.stringify(c.object) })) };
+  }
+
+  /** The list's type, metadata and items: cached objects, or objects built for this call alone (componentstatuses). */
+  private async listCached(res: ResourceType, opts: ListOptions): Promise<{ list: KubeListHead; items: ({ cached: CachedObject } | { object: unknown })[] }> {
     const def = this.def(res);
     const ns = def.namespaced && opts.namespace !== undefined && opts.namespace !== '' ? opts.namespace : undefined;
     await this.authorize(def, 'list', ns ?? '', '');
-    if (isComponentStatuses(def)) return { apiVersion: 'v1', kind: 'ComponentStatusList', metadata: {}, items: this.server.componentStatuses.list() as unknown as T[] };
+    if (isComponentStatuses(def)) {
+      return { list: { apiVersion: 'v1', kind: 'ComponentStatusList', metadata: {} }, items: this.server.componentStatuses.list().map((object) => ({ object })) };
+    }
     const result = await this.server.store.list(def, {
       ...(ns !== undefined ? { namespace: ns } : {}),
       labelSelector: parseSelector(opts.labelSelector ?? ''),
@@ -145,12 +172,7 @@ export class InProcessClient implements Client {
     const metadata: { resourceVersion: string; continue?: string; remainingItemCount?: number } = { resourceVersion: result.resourceVersion };
     if (result.continue !== undefined) metadata.continue = result.continue;
     if (result.remainingItemCount !== undefined) metadata.remainingItemCount = result.remainingItemCount;
-    return {
-      apiVersion: apiVersionOf(def),
-      kind: `${def.kind}List`,
-      metadata,
-      items: result.items.map((c) => (opts.readOnly === true ? sharedObject(c) : JSON.parse(cachedJson(c))) as T),
-    };
+    return { list: { apiVersion: apiVersionOf(def), kind: `${def.kind}List`, metadata }, items: result.items.map((cached) => ({ cached })) };
   }
 
   watch<T extends KubeObject>(res: ResourceType, opts: WatchOptions = {}): WatchStream<T> {

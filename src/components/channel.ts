@@ -10,14 +10,14 @@
  * again on the API server's thread), sent once per batch however many watches carry it, and parsed once
  * per batch for all read-only watches (informers) of the receiving thread. A write's answer travels the
  * same way, or as only its metadata, or not at all, as the caller said it will read it
- * (`WriteOptions.answer`). A call's body (the object or patch it sends) travels as JSON text too, decoded
+ * (`WriteOptions.answer`), and a list as its items' texts (`InProcessClient.listEncoded`). A call's body (the object or patch it sends) travels as JSON text too, decoded
  * when flow control starts the call (`bodyIndex`).
  */
 import { apiErrorFromStatus, apiErrors, isApiError, type Status } from '../api/errors.js';
 import type { ResourceType } from '../api/resources.js';
 import type { Client, DeleteOptions, KubeList, KubeObject, ListOptions, PatchType, WatchEvent, WatchOptions, WatchStream, WriteOptions } from '../client/client.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
-import type { EncodedObject, InProcessClient } from '../apiserver/in-process-client.js';
+import type { EncodedList, EncodedObject, InProcessClient, KubeListHead } from '../apiserver/in-process-client.js';
 import { objectOfStoredText } from '../apiserver/storage/watch-cache.js';
 import { shareTokenProjection } from '../api/service-account-token.js';
 import { reuseUnchanged } from '../util/reuse-unchanged.js';
@@ -50,6 +50,11 @@ export type Reply =
   | { t: 'result'; id: number; value: unknown }
   /** A write's answer as the text it was stored with, whose resourceVersion is `rv`. */
   | { t: 'result'; id: number; json: string; rv: number }
+  /**
+   * A list as its head and its items' texts: `rvs[i]` is the resourceVersion to stamp on the stored text
+   * `items[i]`, undefined when the text is the item's JSON.
+   */
+  | { t: 'result'; id: number; list: KubeListHead; items: string[]; rvs: (number | undefined)[] }
   | { t: 'error'; id: number; status: Status }
   /** `json` is the object's JSON, or with `rv` its stored JSON, whose resourceVersion is `rv`. */
   | { t: 'event'; id: number; type: WatchEvent<unknown>['type']; json: string; rv?: number }
@@ -271,7 +276,7 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       case 'get':
         return c.get(a[0], a[1] as string, a[2] as { namespace?: string; subresource?: string } | undefined);
       case 'list':
-        return c.list(a[0], a[1] as ListOptions | undefined);
+        return c.listEncoded(a[0], a[1] as ListOptions | undefined);
       case 'create':
         return c.create(a[0], a[1] as KubeObject, a[2] as WriteOptions | undefined);
       case 'update':
@@ -323,6 +328,11 @@ export function serveClients(port: Port, clientFor: (user: UserInfo) => InProces
       return call(client, method, args, patchText).then(
         (value) => {
           answered();
+          if (method === 'list') {
+            const { list, items } = value as EncodedList;
+            out.send({ t: 'result', id, list, items: items.map((i) => i.json), rvs: items.map((i) => i.storedRevision) });
+            return;
+          }
           const answer = callOptions(method, args)?.answer;
           if (answer !== undefined) {
             out.send({ t: 'result', id, value: answer === 'metadata' ? metadataOnly(value) : undefined });
@@ -493,7 +503,7 @@ export class PortConnection {
       const p = this.pending.get(m.id);
       if (p === undefined) return;
       this.pending.delete(m.id);
-      if (m.t === 'result') p.resolve('json' in m ? objectOfStoredText(m.json, m.rv) : m.value);
+      if (m.t === 'result') p.resolve('json' in m ? objectOfStoredText(m.json, m.rv) : 'items' in m ? listOfTexts(m.list, m.items, m.rvs) : m.value);
       else p.reject(apiErrorFromStatus(m.status, m.status.code ?? 500));
     } else if (m.t === 'event') {
       const w = this.watches.get(m.id);
@@ -517,6 +527,17 @@ export class PortConnection {
       w?.end();
     }
   }
+}
+
+/** A list rebuilt from its head and its items' texts (stored texts are stamped with their resourceVersion). */
+function listOfTexts(head: KubeListHead, items: string[], rvs: (number | undefined)[]): KubeList<unknown> {
+  return {
+    ...head,
+    items: items.map((text, i) => {
+      const rv = rvs[i];
+      return rv !== undefined ? objectOfStoredText(text, rv) : (JSON.parse(text) as unknown);
+    }),
+  };
 }
 
 /** Structured clone refuses nothing we send, but `undefined` option values would arrive as present keys. */

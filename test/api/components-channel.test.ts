@@ -200,6 +200,50 @@ describe('components channel: a Client across a MessagePort', () => {
     assert.equal(p.spec?.nodeName, 'n1');
   });
 
+  test('a list crosses as its items\' texts: pods as stored, with their resourceVersion; other kinds as JSON', async () => {
+    const direct = new InProcessClient(srv.server, { user: admin });
+    // No controller manager here to make the namespace's default service account.
+    await direct.create(resources.serviceaccounts, { apiVersion: 'v1', kind: 'ServiceAccount', metadata: { name: 'default', namespace: 'default' } }).catch((e: unknown) => {
+      if (!isApiError(e) || e.code !== 409) throw e;
+    });
+    await client.create<Pod>(resources.pods, { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'listed', namespace: 'default' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } });
+    await client.create(resources.configmaps, { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'listed', namespace: 'default' }, data: { k: 'v' } });
+    const componentstatuses = { group: '', version: 'v1', resource: 'componentstatuses', kind: 'ComponentStatus', namespaced: false };
+    type ListReply = { t: string; items?: string[]; rvs?: (number | undefined)[] };
+    await withRecordedReplies(() => srv, async (c, replies) => {
+      for (const [res, opts] of [
+        [resources.pods, { namespace: 'default' }],
+        [resources.configmaps, { namespace: 'default' }],
+        [componentstatuses, {}],
+      ] as const) {
+        replies.length = 0;
+        const got = await c.client(admin).list(res, opts);
+        assert.deepEqual(got, await direct.list(res, opts), res.resource);
+        assert.ok(got.items.length > 0, res.resource);
+        const sent = (replies as { t: string; items?: unknown[] }[]).flatMap((r) => (r.t === 'batch' ? (r.items as ListReply[]) : [r as ListReply]));
+        const reply = sent.find((r) => r.t === 'result');
+        const items = reply?.items ?? [];
+        assert.ok(items.length === got.items.length && items.every((t) => typeof t === 'string'), `${res.resource}: items cross as text`);
+        // Each item is its stored text (without a resourceVersion) with the revision to stamp, or its JSON.
+        items.forEach((text, i) => {
+          const rv = reply?.rvs?.[i];
+          const item = got.items[i] as { metadata?: { resourceVersion?: string } };
+          const parsed = JSON.parse(text) as { metadata?: { resourceVersion?: string } };
+          if (rv !== undefined) {
+            assert.equal(rv, Number(item.metadata?.resourceVersion));
+            assert.equal(parsed.metadata?.resourceVersion, undefined);
+          } else assert.deepEqual(parsed, item);
+        });
+        // Pods, which the cache holds as stored bytes, are not serialised again; componentstatuses are built.
+        if (res === resources.pods) assert.ok(reply?.rvs?.every((rv) => rv !== undefined), 'pods cross as their stored texts');
+        if (res === componentstatuses) assert.ok(reply?.rvs?.every((rv) => rv === undefined), 'componentstatuses cross as JSON');
+      }
+    });
+    // The tests after this one count the namespace's config maps.
+    await client.delete(resources.configmaps, 'listed', { namespace: 'default' });
+    await client.delete(resources.pods, 'listed', { namespace: 'default', gracePeriodSeconds: 0 });
+  });
+
   test('watches deliver events in order, and close stops them', async () => {
     const w = client.watch<ConfigMap>(resources.configmaps, { namespace: 'default', readOnly: true });
     try {

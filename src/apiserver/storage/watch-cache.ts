@@ -188,6 +188,21 @@ export function cachedJson(c: CachedObject): string {
   return c.json;
 }
 
+/**
+ * A cached object as text for a reader in another thread: while the cache holds its stored bytes (or is
+ * dispatching it), its stored text and the revision to stamp (`objectOfStoredText`), neither decoded nor
+ * serialised here; otherwise its JSON.
+ */
+export function encodedText(c: CachedObject): { json: string; storedRevision?: number } {
+  if (c instanceof LazyCachedObject) {
+    const dispatched = c.storedText();
+    if (dispatched !== undefined) return { json: dispatched, storedRevision: c.rv };
+    const kv = c.storedValue();
+    if (kv !== undefined) return { json: storedText(kv), storedRevision: c.rv };
+  }
+  return { json: cachedJson(c) };
+}
+
 export interface WatchFilter {
   /** Only objects in this namespace. */
   namespace?: string;
