@@ -10,8 +10,9 @@
  * again on the API server's thread), sent once per batch however many watches carry it, and parsed once
  * per batch for all read-only watches (informers) of the receiving thread. A write's answer travels the
  * same way, or as only its metadata, or not at all, as the caller said it will read it
- * (`WriteOptions.answer`), and a list as its items' texts (`InProcessClient.listEncoded`). A call's body (the object or patch it sends) travels as JSON text too, decoded
- * when flow control starts the call (`bodyIndex`).
+ * (`WriteOptions.answer`); a list travels as its items' texts (`InProcessClient.listEncoded`). A call's
+ * body (the object or patch it sends) travels as JSON text too, decoded when flow control starts the call
+ * (`bodyIndex`).
  */
 import { apiErrorFromStatus, apiErrors, isApiError, type Status } from '../api/errors.js';
 import type { ResourceType } from '../api/resources.js';

@@ -191,7 +191,8 @@ export function cachedJson(c: CachedObject): string {
 /**
  * A cached object as text for a reader in another thread: while the cache holds its stored bytes (or is
  * dispatching it), its stored text and the revision to stamp (`objectOfStoredText`), neither decoded nor
- * serialised here; otherwise its JSON.
+ * serialised here; otherwise its JSON (not kept: a list of every object would otherwise leave a copy of
+ * each beside it).
  */
 export function encodedText(c: CachedObject): { json: string; storedRevision?: number } {
   if (c instanceof LazyCachedObject) {
@@ -200,7 +201,7 @@ export function encodedText(c: CachedObject): { json: string; storedRevision?: n
     const kv = c.storedValue();
     if (kv !== undefined) return { json: storedText(kv), storedRevision: c.rv };
   }
-  return { json: cachedJson(c) };
+  return { json: c.json ?? JSON.stringify(c.obj) };
 }
 
 export interface WatchFilter {
