@@ -138,8 +138,18 @@ function volumeMountStatuses(c: Container): Pick<ContainerStatus, 'volumeMounts'
   };
 }
 
+/** The second `isoText` formats: a status names the current second many times over. */
+let isoSecond = Number.NaN;
+let isoText = '';
+
+/** RFC 3339 to the second, as the kubelet writes `metav1.Time`. */
 function iso(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const second = Math.floor(ms / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
+  }
+  return isoText;
 }
 
 /** `format.Pod`: `name_namespace(uid)`. */

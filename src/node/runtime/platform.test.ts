@@ -82,3 +82,17 @@ void test('a 2025 host prefers its own build, then the newest compatible one', (
   assert.equal(selectPlatform(host, all.slice(0, 2)), 1);
   assert.equal(selectPlatform(host, all.slice(0, 1)), -1);
 });
+
+void test('a host platform\'s vector is computed once, shared read-only, and right however many hosts asked before', () => {
+  const arm = hostPlatformVector({ os: 'Linux', architecture: 'aarch64' });
+  assert.equal(hostPlatformVector({ os: 'linux', architecture: 'arm64', variant: 'v8' }), arm, 'the same normalized host shares one vector');
+  assert.ok(Object.isFrozen(arm));
+  assert.notEqual(hostPlatformVector({ os: 'windows', architecture: 'amd64', osVersion: '10.0.17763.6532' }), hostPlatformVector({ os: 'windows', architecture: 'amd64', osVersion: '10.0.20348.2849' }));
+  // More distinct hosts than the memo keeps: every answer is still the host's own vector.
+  for (let i = 0; i < 200; i++) {
+    const v = hostPlatformVector({ os: 'windows', architecture: 'amd64', osVersion: `10.0.20348.${i}` });
+    assert.deepEqual(v.map((p) => p.osVersion), ['10.0.20348.' + String(i), '10.0.20348.' + String(i)]);
+    assert.deepEqual(v.map((p) => p.architecture), ['amd64', '386']);
+  }
+  assert.deepEqual(hostPlatformVector({ os: 'linux', architecture: 'arm64' }), arm);
+});

@@ -122,9 +122,25 @@ export function windowsHostAndContainerCompatible(hostVersion: string, container
   return ctr.build >= floor && ctr.build <= host.build;
 }
 
+/** `hostPlatformVector` by host platform: a node checks its platform against every manifest of every pull. */
+const vectors = new Map<string, readonly Platform[]>();
+/** Distinct host platforms remembered at most (a cluster has a handful; the memo is cleared past this). */
+const maxVectors = 64;
+
 /** The platforms a host accepts, best first (containerd `platformVector`). */
-export function hostPlatformVector(host: Platform): Platform[] {
+export function hostPlatformVector(host: Platform): readonly Platform[] {
   const p = normalizePlatform(host);
+  const key = `${p.os}/${p.architecture}/${p.variant ?? ''}/${p.osVersion ?? ''}`;
+  let vector = vectors.get(key);
+  if (vector === undefined) {
+    if (vectors.size >= maxVectors) vectors.clear();
+    vector = Object.freeze(platformVector(p));
+    vectors.set(key, vector);
+  }
+  return vector;
+}
+
+function platformVector(p: Platform): Platform[] {
   const vector: Platform[] = [p];
   const base = { os: p.os, ...(p.osVersion !== undefined ? { osVersion: p.osVersion } : {}) };
   switch (p.architecture) {
