@@ -3,6 +3,7 @@
  * (`.1` -> `100m`, `1.5Gi` -> `1536Mi`). Values are held exactly as nano-units in a bigint; finer precision
  * rounds up, as apimachinery does when it canonicalises.
  */
+import { Memo } from '../util/memo.js';
 
 export type QuantityFormat = 'DecimalSI' | 'BinarySI' | 'DecimalExponent';
 
@@ -35,19 +36,13 @@ function ceilDiv(a: bigint, b: bigint): bigint {
  * node's allocatable) and every pod's requests are read again by each component for each version of the
  * pod, so most parses are repeats; a Quantity is immutable and can be shared. Cleared when full.
  */
-const parsed = new Map<string, Quantity>();
 const maxParsed = 4096;
+const parsed = new Memo<Quantity>(maxParsed);
 
 /** Parses a quantity string; throws `QuantityParseError` on a malformed one (the API's message). */
 export function parseQuantity(input: string | number): Quantity {
   const text = typeof input === 'number' ? String(input) : input;
-  let q = parsed.get(text);
-  if (q === undefined) {
-    q = Object.freeze(parseText(text.trim()));
-    if (parsed.size >= maxParsed) parsed.clear();
-    parsed.set(text, q);
-  }
-  return q;
+  return parsed.get(text, () => Object.freeze(parseText(text.trim())));
 }
 
 function parseText(s: string): Quantity {
@@ -140,18 +135,12 @@ export function formatQuantity(q: Quantity): string {
  * (about a microsecond), and the API server writes every quantity of an object again at each update of it
  * (a node's capacity and allocatable at each status write). Cleared when full.
  */
-const canonicalTexts = new Map<string, string>();
+const canonicalTexts = new Memo<string>(maxParsed);
 
 /** Parses and re-formats: what the API server stores for a quantity field. */
 export function canonicalQuantity(input: string | number): string {
   const text = typeof input === 'number' ? String(input) : input;
-  let canonical = canonicalTexts.get(text);
-  if (canonical === undefined) {
-    canonical = formatQuantity(parseQuantity(text));
-    if (canonicalTexts.size >= maxParsed) canonicalTexts.clear();
-    canonicalTexts.set(text, canonical);
-  }
-  return canonical;
+  return canonicalTexts.get(text, () => formatQuantity(parseQuantity(text)));
 }
 
 export function quantityFromMilli(milli: number, format: QuantityFormat = 'DecimalSI'): Quantity {

@@ -3,6 +3,7 @@
  * host's ordered list of acceptable platforms (`Only`), and the Windows host/container build compatibility
  * rule (`checkWindowsHostAndContainerCompat`) that decides which manifest of an index a Windows node pulls.
  */
+import { Memo } from '../../util/memo.js';
 
 export interface Platform {
   readonly os: string;
@@ -122,22 +123,16 @@ export function windowsHostAndContainerCompatible(hostVersion: string, container
   return ctr.build >= floor && ctr.build <= host.build;
 }
 
-/** `hostPlatformVector` by host platform: a node checks its platform against every manifest of every pull. */
-const vectors = new Map<string, readonly Platform[]>();
-/** Distinct host platforms remembered at most (a cluster has a handful; the memo is cleared past this). */
-const maxVectors = 64;
+/**
+ * `hostPlatformVector` by host platform: a node checks its platform against every manifest of every pull.
+ * A cluster has a handful of host platforms; the memo is cleared past 64.
+ */
+const vectors = new Memo<readonly Platform[]>(64);
 
 /** The platforms a host accepts, best first (containerd `platformVector`). */
 export function hostPlatformVector(host: Platform): readonly Platform[] {
   const p = normalizePlatform(host);
-  const key = `${p.os}/${p.architecture}/${p.variant ?? ''}/${p.osVersion ?? ''}`;
-  let vector = vectors.get(key);
-  if (vector === undefined) {
-    if (vectors.size >= maxVectors) vectors.clear();
-    vector = Object.freeze(platformVector(p));
-    vectors.set(key, vector);
-  }
-  return vector;
+  return vectors.get(`${p.os}/${p.architecture}/${p.variant ?? ''}/${p.osVersion ?? ''}`, () => Object.freeze(platformVector(p)));
 }
 
 function platformVector(p: Platform): Platform[] {
