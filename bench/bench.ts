@@ -38,6 +38,7 @@ import { expandCluster, readClusterConfig, type ClusterSpec } from '../src/clust
 import type { NativeClusterConfig, NativeNodeGroupConfig } from '../src/cluster/index.js';
 import { LocalCluster } from '../src/local/local-cluster.js';
 import { tuneGarbageCollection } from '../src/util/gc-settings.js';
+import { tuneCompiler } from '../src/util/compiler-settings.js';
 import { startTestEtcd, type TestEtcd } from '../src/storage/etcd/_test-etcd.js';
 
 export type BenchStore = 'sqlite' | 'etcd';
@@ -500,6 +501,7 @@ export function parseBenchArgs(argv: readonly string[]): BenchOptions {
 export async function main(argv: readonly string[] = process.argv.slice(2)): Promise<void> {
   const o = parseBenchArgs(argv);
   tuneGarbageCollection();
+  tuneCompiler();
   const start = performance.now();
   const result = await runBench({ ...o, log: (line) => console.error(`[${((performance.now() - start) / 1000).toFixed(1)} s] ${line}`) });
   for (const line of result.lines) console.log(line);

@@ -10,6 +10,7 @@ import { runJoin } from './join.js';
 import { runToken } from './token.js';
 import { runCheckCommand } from './check.js';
 import { tuneGarbageCollection } from '../util/gc-settings.js';
+import { tuneCompiler } from '../util/compiler-settings.js';
 
 const usage = `kubemix: Kubernetes-compatible heterogeneous clusters (Linux and Windows, amd64 and arm64) without the machines
 
@@ -26,6 +27,7 @@ Run 'kubemix <command> --help' for a command's flags.
 
 export async function main(argv: string[]): Promise<number> {
   tuneGarbageCollection();
+  tuneCompiler();
   const [command, ...rest] = argv;
   switch (command) {
     case 'up':

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { parallelScavengeWanted, semiSpaceMiB } from './gc-settings.js';
+import { boundHeapGrowthWhenLarge, heapGrowingPercent, parallelScavengeWanted, semiSpaceMiB } from './gc-settings.js';
 
 const moduleUrl = new URL('./gc-settings.js', import.meta.url).href;
 const threadsUrl = new URL('../../test/harness/threads.js', import.meta.url).href;
@@ -11,11 +11,11 @@ const threadsUrl = new URL('../../test/harness/threads.js', import.meta.url).hre
  * A child process holding live data while it allocates objects that survive long enough to be promoted
  * (like requests in flight), reporting the largest heap it reached, in MiB.
  */
-function peakHeapMiB(tuned: boolean): number {
+function peakHeapMiB(boundedGrowthFromMiB: number | undefined): number {
   const script = `
     import { getHeapStatistics } from 'node:v8';
     const { tuneGarbageCollection } = await import(${JSON.stringify(moduleUrl)});
-    if (${String(tuned)}) tuneGarbageCollection();
+    if (${String(boundedGrowthFromMiB !== undefined)}) tuneGarbageCollection(undefined, { fromMiB: ${String(boundedGrowthFromMiB ?? 0)} });
     const live = [];
     for (let i = 0; i < 400000; i++) live.push({ name: 'pod-' + i, ports: [i, i + 1], spec: { n: i } });
     let peak = 0;
@@ -30,14 +30,49 @@ function peakHeapMiB(tuned: boolean): number {
   return Number(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
 }
 
-test('tuneGarbageCollection keeps a heap nearer its live data than V8 left alone does', () => {
-  const free = peakHeapMiB(false);
-  const tuned = peakHeapMiB(true);
-  assert.ok(tuned < free * 0.85, `peak heap ${tuned} MiB tuned, ${free} MiB left alone`);
+test('tuneGarbageCollection keeps a large process\'s heaps nearer their live data than V8 left alone does', () => {
+  const free = peakHeapMiB(undefined);
+  const bounded = peakHeapMiB(0);
+  assert.ok(bounded < free * 0.85, `peak heap ${bounded} MiB bounded, ${free} MiB left alone`);
 });
 
 test('parallel scavenging only where a core is left beside the three heap threads', () => {
   assert.deepEqual([1, 2, 3, 4, 8].map(parallelScavengeWanted), [false, false, false, true, true]);
+});
+
+test('below the bound a heap grows as V8 chooses', () => {
+  const free = peakHeapMiB(undefined);
+  const small = peakHeapMiB(1024 * 1024);
+  assert.ok(small > free * 0.85, `peak heap ${small} MiB below the bound, ${free} MiB left alone`);
+});
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+test('heap growth is bounded once resident memory reaches the mark, and stays so', async () => {
+  const flags: string[] = [];
+  const rss = [100, 200, 3000, 1000];
+  let reads = 0;
+  const stop = boundHeapGrowthWhenLarge({ fromMiB: 2048, rss: () => (rss[Math.min(reads++, rss.length - 1)] as number) * 1024 * 1024, setFlags: (f) => flags.push(f), checkEveryMs: 5 });
+  try {
+    assert.deepEqual(flags, ['--heap-growing-percent=0']);
+    for (let waited = 0; flags.length < 2 && waited < 5000; waited += 5) await sleep(5);
+    assert.deepEqual(flags, ['--heap-growing-percent=0', `--heap-growing-percent=${heapGrowingPercent}`]);
+    assert.equal(reads, 3);
+    await sleep(60);
+    assert.equal(reads, 3, 'no check after the bound is set');
+    assert.equal(flags.length, 2);
+  } finally {
+    stop();
+  }
+});
+
+test('a process already past the mark is bounded at once, with no check left running', async () => {
+  const flags: string[] = [];
+  let reads = 0;
+  boundHeapGrowthWhenLarge({ fromMiB: 0, rss: () => (reads++, 1), setFlags: (f) => flags.push(f), checkEveryMs: 5 });
+  await sleep(60);
+  assert.deepEqual(flags, [`--heap-growing-percent=${heapGrowingPercent}`]);
+  assert.equal(reads, 1);
 });
 
 /**
