@@ -27,13 +27,15 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Deployment } from 'kubernetes-types/apps/v1.js';
-import type { Node, PodSpec } from 'kubernetes-types/core/v1.js';
+import type { Node, NodeCondition, PodSpec } from 'kubernetes-types/core/v1.js';
 import type { RuntimeClass } from 'kubernetes-types/node/v1.js';
 import { resources } from '../src/api/resources.js';
 import { parseSelector } from '../src/api/labels.js';
 import { FieldSelector } from '../src/api/fields.js';
 import type { ApiServer } from '../src/apiserver/server.js';
-import type { Client, KubeObject, WatchStream } from '../src/client/client.js';
+import type { Client } from '../src/client/client.js';
+import { storedTextOf, type CachedObject } from '../src/apiserver/storage/watch-cache.js';
+import { memberText } from '../src/apiserver/storage/json-text.js';
 import { expandCluster, readClusterConfig, type ClusterSpec } from '../src/cluster/index.js';
 import type { NativeClusterConfig, NativeNodeGroupConfig } from '../src/cluster/index.js';
 import { LocalCluster } from '../src/local/local-cluster.js';
@@ -226,26 +228,16 @@ async function directoryBytes(dir: string): Promise<number> {
 
 const round = (v: number, digits: number): number => Math.round(v * 10 ** digits) / 10 ** digits;
 
-/** Consumes a watch until `done` returns true, the stream ends, or `signal` aborts; returns whether `done`. */
-async function consume<T extends KubeObject>(w: WatchStream<T>, onObject: (type: string, obj: T) => boolean): Promise<boolean> {
-  for await (const e of w) {
-    if (e.type === 'ERROR') throw new Error(`watch failed: ${JSON.stringify(e.object)}`);
-    if (e.type === 'BOOKMARK') continue;
-    if (onObject(e.type, e.object)) return true;
-  }
-  return false;
-}
-
 /**
- * Watches one namespace's objects of a resource for their fields (such as name, node, phase) straight from
- * the API server's watch cache, which keeps them beside each object: observing 150,000 pods must not cost
- * the server it measures a decoded copy of every change. Resolves true once `onChange` does, false if the
- * watch is closed first.
+ * Watches one namespace's objects of a resource straight from the API server's watch cache, which keeps
+ * each object's fields beside it and, while a change is dispatched, its stored text: observing 150,000 pods
+ * must not cost the server it measures a decoded copy of every change. Resolves true once `onChange` does,
+ * false if the watch is closed first.
  */
-function watchFields(
+function watchCached(
   server: ApiServer,
   target: { group: string; version: string; resource: string; namespace: string; labelSelector: string },
-  onChange: (type: string, fields: Readonly<Record<string, string>>) => boolean,
+  onChange: (type: string, c: CachedObject) => boolean,
 ): { done: Promise<boolean>; close: () => void } {
   let finish: (v: boolean) => void = () => undefined;
   const done = new Promise<boolean>((resolve) => (finish = resolve));
@@ -256,8 +248,7 @@ function watchFields(
     { namespace: target.namespace, labelSelector: parseSelector(target.labelSelector), fieldSelector: FieldSelector.everything() },
     {
       push: (type, c) => {
-        if (c.attrs === undefined) throw new Error('watch cache delivered a change without its attributes');
-        if (onChange(type, c.attrs.fields)) finish(true);
+        if (onChange(type, c)) finish(true);
       },
       close: () => finish(false),
     },
@@ -266,6 +257,29 @@ function watchFields(
   // However the watch ends, it is stopped once it has started.
   void done.then(() => stopped.then((stop) => stop(), () => undefined));
   return { done, close: () => finish(false) };
+}
+
+/** `watchCached` for the objects' selectable fields (such as name, node, phase). */
+function watchFields(
+  server: ApiServer,
+  target: { group: string; version: string; resource: string; namespace: string; labelSelector: string },
+  onChange: (type: string, fields: Readonly<Record<string, string>>) => boolean,
+): { done: Promise<boolean>; close: () => void } {
+  return watchCached(server, target, (type, c) => {
+    if (c.attrs === undefined) throw new Error('watch cache delivered a change without its attributes');
+    return onChange(type, c.attrs.fields);
+  });
+}
+
+/**
+ * Whether a node is Ready, read from the `status.conditions` of its stored text when the change carries
+ * it (a node's text is mostly images, labels and managedFields), else from the decoded node.
+ */
+function nodeReady(c: CachedObject): boolean {
+  const text = storedTextOf(c);
+  const conditions = text !== undefined ? memberText(text, ['status', 'conditions']) : undefined;
+  const list = conditions !== undefined ? (JSON.parse(conditions) as NodeCondition[] | null) : (c.obj as Node).status?.conditions;
+  return (list ?? []).some((n) => n.type === 'Ready' && n.status === 'True');
 }
 
 /**
@@ -298,10 +312,6 @@ function watchLeaseRenewals(server: ApiServer): { stop: () => { renewals: number
       return { renewals, leases: last.size, longestWaitSeconds: round(longest / 1000, 1) };
     },
   };
-}
-
-function isReady(n: Node): boolean {
-  return (n.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
 }
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string, onTimeout: () => void): Promise<T> {
@@ -358,20 +368,15 @@ export async function runBench(o: BenchOptions): Promise<BenchResult> {
 
     // Nodes Ready.
     const ready = new Set<string>();
-    const nodeWatch = client.watch<Node>(resources.nodes, { readOnly: true });
-    const allReady = await withTimeout(
-      consume(nodeWatch, (type, n) => {
-        const name = n.metadata?.name ?? '';
-        if (type !== 'DELETED' && isReady(n)) {
-          if (!ready.has(name) && (ready.size + 1) % 500 === 0) log(`${ready.size + 1}/${nodeCount} nodes Ready`);
-          ready.add(name);
-        } else ready.delete(name);
-        return ready.size >= nodeCount;
-      }),
-      timeoutMs,
-      'nodes Ready',
-      () => nodeWatch.close(),
-    ).finally(() => nodeWatch.close());
+    const nodeWatch = watchCached(c.apiServer(), { group: '', version: 'v1', resource: 'nodes', namespace: '', labelSelector: '' }, (type, node) => {
+      const name = node.attrs?.fields['metadata.name'] ?? '';
+      if (type !== 'DELETED' && nodeReady(node)) {
+        if (!ready.has(name) && (ready.size + 1) % 500 === 0) log(`${ready.size + 1}/${nodeCount} nodes Ready`);
+        ready.add(name);
+      } else ready.delete(name);
+      return ready.size >= nodeCount;
+    });
+    const allReady = await withTimeout(nodeWatch.done, timeoutMs, 'nodes Ready', () => nodeWatch.close()).finally(() => nodeWatch.close());
     if (!allReady) throw new Error(`node watch ended with ${ready.size}/${nodeCount} nodes Ready`);
     const nodesReadySeconds = (performance.now() - t0) / 1000;
     log(`${nodeCount} nodes Ready in ${nodesReadySeconds.toFixed(1)} s`);

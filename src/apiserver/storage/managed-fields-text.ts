@@ -6,69 +6,10 @@
  *
  * The text must be what `JSON.stringify` writes (no whitespace), as stored objects are.
  */
+import { eachMember, valueEnd } from './json-text.js';
 
-const quote = 0x22; // "
-const backslash = 0x5c;
 const comma = 0x2c;
 const openBrace = 0x7b;
-const closeBrace = 0x7d;
-const openBracket = 0x5b;
-const closeBracket = 0x5d;
-
-/** The index of the quote that ends the string starting at `start` (a quote). */
-function stringEnd(text: string, start: number): number {
-  let from = start + 1;
-  for (;;) {
-    const q = text.indexOf('"', from);
-    if (q < 0) return text.length;
-    // Escaped when an odd number of backslashes precede it.
-    let b = q - 1;
-    while (text.charCodeAt(b) === backslash) b--;
-    if ((q - 1 - b) % 2 === 0) return q;
-    from = q + 1;
-  }
-}
-
-/** The index just past the JSON value starting at `start`. */
-function valueEnd(text: string, start: number): number {
-  const c = text.charCodeAt(start);
-  if (c === quote) return stringEnd(text, start) + 1;
-  if (c !== openBrace && c !== openBracket) {
-    let i = start;
-    for (; i < text.length; i++) {
-      const d = text.charCodeAt(i);
-      if (d === comma || d === closeBrace || d === closeBracket) break;
-    }
-    return i;
-  }
-  let depth = 0;
-  for (let i = start; i < text.length; i++) {
-    const d = text.charCodeAt(i);
-    if (d === quote) i = stringEnd(text, i);
-    else if (d === openBrace || d === openBracket) depth++;
-    else if (d === closeBrace || d === closeBracket) {
-      depth--;
-      if (depth === 0) return i + 1;
-    }
-  }
-  return text.length;
-}
-
-/**
- * The members of the object whose `{` is at `start`: calls `member` with each key's start (its quote) and
- * its value's start until it answers true. Answers the index past the object (or where `member` stopped).
- */
-function eachMember(text: string, start: number, member: (keyStart: number, valueStart: number) => boolean): number {
-  let i = start + 1;
-  while (i < text.length && text.charCodeAt(i) !== closeBrace) {
-    const keyEnd = stringEnd(text, i);
-    const valueStart = keyEnd + 2; // past `":`
-    if (member(i, valueStart)) return i;
-    i = valueEnd(text, valueStart);
-    if (text.charCodeAt(i) === comma) i++;
-  }
-  return i + 1;
-}
 
 /** [start, end) of the `"managedFields":...` member of the top-level metadata, with one comma beside it. */
 export function managedFieldsSpan(text: string): [number, number] | undefined {
