@@ -20,6 +20,7 @@ import { resources } from '../api/resources.js';
 import type { Client, KubeObject, WriteOptions } from './client.js';
 import { realClock, type Clock, type TimerHandle } from './clock.js';
 import { Lru } from '../util/lru.js';
+import { metav1Time } from '../util/metav1-time.js';
 
 /** Optional parts of an event beyond the contract's four arguments. */
 export interface EventOptions {
@@ -89,21 +90,6 @@ interface SpamRecord {
   last: number;
 }
 
-let formattedSecond = NaN;
-let formatted = '';
-
-/**
- * RFC 3339 with second precision, as `metav1.Time` marshals. The events of one second share one string:
- * each correlator keeps its events' first timestamps for as long as it keeps them.
- */
-function formatTime(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== formattedSecond) {
-    formattedSecond = second;
-    formatted = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
-  }
-  return formatted;
-}
 
 /*
  * The correlator's cache keys. Upstream's join the event's source (component and host) and, for
@@ -259,7 +245,7 @@ class Recorder implements EventRecorder {
   private makeEvent(obj: KubeObject, type: string, reason: string, message: string, opts: EventOptions): Event {
     const ref = objectReference(obj, opts.fieldPath);
     const now = this.clock.now();
-    const t = formatTime(now);
+    const t = metav1Time(now);
     const event: Event = {
       apiVersion: 'v1',
       kind: 'Event',
@@ -373,7 +359,7 @@ class Recorder implements EventRecorder {
       const first = keys.values().next();
       if (first.done !== true) keys.delete(first.value);
     }
-    const t = formatTime(now);
+    const t = metav1Time(now);
     const combined: Event = {
       apiVersion: 'v1',
       kind: 'Event',

@@ -36,6 +36,7 @@ import { NodeImageStore } from './runtime/image-store.js';
 import { parseImageReference } from './runtime/image-ref.js';
 import { resolvePull } from './runtime/pull.js';
 import { microTime } from '../util/micro-time.js';
+import { metav1Time } from '../util/metav1-time.js';
 
 export const nodeLeaseNamespace = 'kube-node-lease';
 
@@ -129,11 +130,6 @@ export interface NodeHostView {
   podLogs(namespace: string, pod: string, container?: string, previous?: boolean): string[] | undefined;
 }
 
-
-function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
 const kubeletConditions = new Set(['PodReadyToStartContainers', 'Initialized', 'Ready', 'ContainersReady']);
 
 function conditionSummary(status: PodStatus | undefined): string {
@@ -218,7 +214,7 @@ class SimulatedNode {
     this.recorder = opts.recorder;
     this.workerCtx = {
       spec,
-      node: () => this.host.currentNode(spec.name) ?? this.nodeObj ?? initialNode(spec, { now: rfc3339(this.host.now()), networkReady: this.networkReady }),
+      node: () => this.host.currentNode(spec.name) ?? this.nodeObj ?? initialNode(spec, { now: metav1Time(this.host.now()), networkReady: this.networkReady }),
       imageManager: this.imageManager,
       crashBackoff: this.crashBackoff,
       networkReady: () => this.networkReady,
@@ -558,7 +554,7 @@ export class NodeHost implements NodeHostView {
 
   private async register(n: SimulatedNode): Promise<void> {
     const nowMs = this.now();
-    const node = initialNode(n.spec, { now: rfc3339(nowMs), networkReady: n.networkReady, images: n.store.nodeStatusImages() });
+    const node = initialNode(n.spec, { now: metav1Time(nowMs), networkReady: n.networkReady, images: n.store.nodeStatusImages() });
     try {
       n.nodeObj = await this.client.create<Node>(resources.nodes, node);
       this.recordRegistrationEvents(n);
@@ -764,7 +760,7 @@ export class NodeHost implements NodeHostView {
     const nowMs = this.now();
     const previous = this.currentNode(n.spec.name)?.status?.conditions ?? n.nodeObj?.status?.conditions ?? [];
     const wasReady = previous.find((c) => c.type === 'Ready')?.status === 'True';
-    const status = nodeStatus(n.spec, { now: rfc3339(nowMs), networkReady: n.networkReady, images: n.store.nodeStatusImages(), previousConditions: previous });
+    const status = nodeStatus(n.spec, { now: metav1Time(nowMs), networkReady: n.networkReady, images: n.store.nodeStatusImages(), previousConditions: previous });
     const key = this.statusKey(n);
     n.nodeObj = await this.client.patch<Node>(resources.nodes, n.spec.name, 'merge', { status }, { subresource: 'status' });
     n.lastStatusPostMs = nowMs;

@@ -21,6 +21,7 @@ import { formatPlatform } from '../runtime/platform.js';
 import { admitPod, rejectionMessage } from './admission.js';
 import { cniNotInitializedMessage, type SimulatedNodeSpec } from './node-status.js';
 import { behaviourOf, type SimulatedBehaviour } from './simulate.js';
+import { metav1Time } from '../../util/metav1-time.js';
 
 /** Container event reasons (`pkg/kubelet/events/event.go`). */
 export const containerEventReasons = {
@@ -136,20 +137,6 @@ function volumeMountStatuses(c: Container): Pick<ContainerStatus, 'volumeMounts'
       ...(m.readOnly === true ? { readOnly: true, recursiveReadOnly: 'Disabled' } : {}),
     })),
   };
-}
-
-/** The second `isoText` formats: a status names the current second many times over. */
-let isoSecond = Number.NaN;
-let isoText = '';
-
-/** RFC 3339 to the second, as the kubelet writes `metav1.Time`. */
-function iso(ms: number): string {
-  const second = Math.floor(ms / 1000);
-  if (second !== isoSecond) {
-    isoSecond = second;
-    isoText = new Date(second * 1000).toISOString().replace('.000Z', 'Z');
-  }
-  return isoText;
 }
 
 /** `format.Pod`: `name_namespace(uid)`. */
@@ -475,7 +462,7 @@ export class PodWorker {
       { atMs: at, text: `image ${image.image.ref.normalized} (${formatPlatform(platform)}${platform.osVersion !== undefined ? ` ${platform.osVersion}` : ''})` },
       {
         atMs: at,
-        text: `node ${this.ctx.spec.name} (${this.ctx.spec.os}/${this.ctx.spec.arch}${this.ctx.spec.windowsBuild !== undefined ? ` ${this.ctx.spec.windowsBuild}` : ''}), started ${iso(nowMs)}`,
+        text: `node ${this.ctx.spec.name} (${this.ctx.spec.os}/${this.ctx.spec.arch}${this.ctx.spec.windowsBuild !== undefined ? ` ${this.ctx.spec.windowsBuild}` : ''}), started ${metav1Time(nowMs)}`,
       },
     );
     const readiness = c.spec.readinessProbe;
@@ -621,7 +608,7 @@ export class PodWorker {
     const s = c.state;
     switch (s.kind) {
       case 'running':
-        return { running: { startedAt: iso(s.startedAt) } };
+        return { running: { startedAt: metav1Time(s.startedAt) } };
       case 'terminated':
         return { terminated: terminatedState(s, c.containerID) };
       case 'pulling':
@@ -635,7 +622,7 @@ export class PodWorker {
   }
 
   private conditions(nowMs: number, statuses: ContainerStatus[], initStatuses: ContainerStatus[], phase: string): PodCondition[] {
-    const now = iso(nowMs);
+    const now = metav1Time(nowMs);
     const prev = this.pod.status?.conditions ?? [];
     const cond = (type: string, ok: boolean, reason?: string, message?: string): PodCondition => {
       const status = ok ? 'True' : 'False';
@@ -686,7 +673,7 @@ export class PodWorker {
         reason: this.rejection.reason,
         message: rejectionMessage(this.rejection.message),
         ...(this.pod.status?.conditions !== undefined ? { conditions: this.pod.status.conditions } : {}),
-        startTime: iso(this.startTime ?? nowMs),
+        startTime: metav1Time(this.startTime ?? nowMs),
         qosClass: podQOSClass(this.pod),
       };
     }
@@ -700,7 +687,7 @@ export class PodWorker {
       hostIPs: [{ ip: hostIP }],
       ...(this.podIP !== undefined && !this.finished ? { podIP: this.podIP, podIPs: [{ ip: this.podIP }] } : {}),
       ...(this.podIP !== undefined && this.finished && this.hostNetwork ? { podIP: this.podIP, podIPs: [{ ip: this.podIP }] } : {}),
-      startTime: iso(this.startTime ?? nowMs),
+      startTime: metav1Time(this.startTime ?? nowMs),
       ...(initStatuses.length > 0 ? { initContainerStatuses: initStatuses } : {}),
       containerStatuses: statuses,
       qosClass: podQOSClass(this.pod),
@@ -713,8 +700,8 @@ function terminatedState(s: Extract<SimState, { kind: 'terminated' }>, container
     exitCode: s.exitCode,
     reason: s.reason,
     ...(s.message !== undefined ? { message: s.message } : {}),
-    startedAt: iso(s.startedAt),
-    finishedAt: iso(s.finishedAt),
+    startedAt: metav1Time(s.startedAt),
+    finishedAt: metav1Time(s.finishedAt),
     ...(containerID !== undefined ? { containerID } : {}),
   };
 }
