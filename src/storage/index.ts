@@ -3,7 +3,6 @@
  * through `openBackend` and use only the `Backend` interface.
  */
 import type { Backend } from './backend.js';
-import { openEtcdBackend } from './etcd/etcd-backend.js';
 import { openSqliteBackend, type SqliteCompactionOptions } from './sqlite/sqlite-backend.js';
 
 export {
@@ -28,13 +27,9 @@ export {
   type SqliteBackendOptions,
   type SqliteCompactionOptions,
 } from './sqlite/sqlite-backend.js';
-export {
-  EtcdBackend,
-  compactRevKey,
-  defaultEtcdPrefix,
-  openEtcdBackend,
-  type EtcdBackendOptions,
-} from './etcd/etcd-backend.js';
+// The etcd backend is loaded only when a cluster uses it (`openBackend`): its gRPC client took a tenth of a
+// second of every start. Import `./etcd/etcd-backend.js` itself for its values.
+export type { EtcdBackend, EtcdBackendOptions } from './etcd/etcd-backend.js';
 
 /** Where and how to store the cluster's data. */
 export type OpenBackendOptions =
@@ -62,5 +57,6 @@ export async function openBackend(opts: OpenBackendOptions): Promise<Backend> {
     return openSqliteBackend(compaction === undefined ? { dataDir } : { dataDir, compaction });
   }
   const { endpoints, prefix, compaction } = opts;
+  const { openEtcdBackend } = await import('./etcd/etcd-backend.js');
   return openEtcdBackend({ endpoints, ...(prefix !== undefined ? { prefix } : {}), ...(compaction !== undefined ? { compaction } : {}) });
 }

@@ -13,8 +13,16 @@ import { resources } from '../../api/resources.js';
 import { isNotFound } from '../../api/errors.js';
 import { runWorkers, type Controller, type ControllerContext } from '../_context.js';
 import { names } from '../names.js';
-import { parseCsr, signCsr, type ParsedCsr } from '../../bootstrap/csr.js';
+import type { ParsedCsr } from '../../bootstrap/csr.js';
 import type { KeyPairPem } from '../../bootstrap/pki.js';
+
+/**
+ * The CSR codec, loaded by the first CSR: it brings @peculiar/x509, whose loading took a tenth of a second
+ * of the components thread's start, while the nodes were registering, and most clusters never see a CSR.
+ */
+function csrCodec(): Promise<typeof import('../../bootstrap/csr.js')> {
+  return import('../../bootstrap/csr.js');
+}
 
 export const kubeletClientSignerName = 'kubernetes.io/kube-apiserver-client-kubelet';
 export const nodeClientMessage = 'Auto approving kubelet client certificate after SubjectAccessReview.';
@@ -80,6 +88,7 @@ export class CsrSigningController implements Controller {
   }
 
   private async approve(csr: CertificateSigningRequest): Promise<void> {
+    const { parseCsr } = await csrCodec();
     let parsed: ParsedCsr;
     try {
       parsed = await parseCsr(Buffer.from(csr.spec.request, 'base64').toString('utf8'));
@@ -124,6 +133,7 @@ export class CsrSigningController implements Controller {
     const ca = this.o.ca;
     if (ca === undefined) return;
     const pem = Buffer.from(csr.spec.request, 'base64').toString('utf8');
+    const { parseCsr, signCsr } = await csrCodec();
     const parsed = await parseCsr(pem);
     if (!isKubeletClientCsr(parsed, csr.spec.usages ?? [])) return;
     const maxMs = this.o.signingDurationMs ?? defaultSigningDurationMs;
