@@ -71,8 +71,12 @@ export class NodeHostThread implements Pick<NodeHostView, 'nodeNames' | 'nodeSpe
     return this.specs.get(name);
   }
 
-  /** Starts the thread and its nodes (`NodeHost.start`: registration, heartbeats, pod watch). */
-  async start(onRegistered?: (registered: number, total: number) => void): Promise<void> {
+  /**
+   * Starts the thread, not its nodes: the worker loads its modules and builds its nodes while the caller
+   * goes on (a cluster starts its control plane meanwhile). `start` spawns it when this was not called.
+   */
+  spawn(): void {
+    if (this.worker !== undefined) return;
     const worker = (this.worker = new Worker(new URL('./node-host-worker.js', import.meta.url), {
       workerData: { user: this.user, options: this.options } satisfies NodeHostWorkerData,
     }));
@@ -88,6 +92,11 @@ export class NodeHostThread implements Pick<NodeHostView, 'nodeNames' | 'nodeSpe
       }
       this.pending.clear();
     });
+  }
+
+  /** Starts the thread, if `spawn` did not, and its nodes (`NodeHost.start`: registration, heartbeats, pod watch). */
+  async start(onRegistered?: (registered: number, total: number) => void): Promise<void> {
+    this.spawn();
     await this.call('start', [], onRegistered);
   }
 

@@ -141,22 +141,12 @@ export class LocalCluster {
     });
     this.backend = backend;
     this.server = server;
-    // The controller manager and the scheduler run in their own thread, on the machine's other core.
-    this.components = controlPlaneComponents({
-      server,
-      caCertPem: pki.ca.certPem,
-      caKeyPem: pki.ca.keyPem,
-      serviceAccountKeyPem: pki.sa.keyPem,
-      nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs,
-      nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs,
-    });
-    await this.components.start();
-    if (this.o.addons !== false) await this.installAddons(this.adminClient());
     await this.loadState(this.adminClient());
     const nodes = this.nodes;
     for (const n of nodes) this.hosted.set(n.name, n);
-    // The simulated nodes run in their own thread, as kubelets run on their own machines.
-    this.nodeHost = new NodeHostThread(
+    // The simulated nodes run in their own thread, as kubelets run on their own machines. The thread loads
+    // and builds its nodes while the control plane starts; they register once the control plane runs.
+    const nodeHost = (this.nodeHost = new NodeHostThread(
       nodeHostUser(),
       {
         nodes: nodes.map((n) => this.simulated(n)),
@@ -169,8 +159,20 @@ export class LocalCluster {
       (user) => new InProcessClient(server, { user, inputsOwned: true, fieldManager: 'kubelet' }),
       { latency: server.callLatency, flowControl: server.flowControl, flowUser: nodeHostFlowUser() },
       ...(this.o.log !== undefined ? [this.o.log] : []),
-    );
-    await this.nodeHost.start(this.o.onProgress);
+    ));
+    nodeHost.spawn();
+    // The controller manager and the scheduler run in their own thread, on the machine's other core.
+    this.components = controlPlaneComponents({
+      server,
+      caCertPem: pki.ca.certPem,
+      caKeyPem: pki.ca.keyPem,
+      serviceAccountKeyPem: pki.sa.keyPem,
+      nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs,
+      nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs,
+    });
+    await this.components.start();
+    if (this.o.addons !== false) await this.installAddons(this.adminClient());
+    await nodeHost.start(this.o.onProgress);
     // The host runs every node's kube-proxy, so it acts with the node host's identity.
     this.proxy = new NodePortProxy({ client: new InProcessClient(server, { user: nodeHostUser() }), nodes: this.nodeHost });
     await this.proxy.start();
