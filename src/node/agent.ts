@@ -34,7 +34,7 @@ import type { ImageCatalog } from './runtime/catalog.js';
 import { ImageManager, type KubeletEvent } from './runtime/image-manager.js';
 import { NodeImageStore } from './runtime/image-store.js';
 import { parseImageReference } from './runtime/image-ref.js';
-import { resolvePull } from './runtime/pull.js';
+import { resolvePull, type PullResolution } from './runtime/pull.js';
 import { microTime } from '../util/micro-time.js';
 import { metav1Time } from '../util/metav1-time.js';
 
@@ -370,7 +370,7 @@ export class NodeHost implements NodeHostView {
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
-    for (const n of this.nodes.values()) this.preload(n);
+    this.preload(this.nodes.values());
     const single = this.nodes.size === 1 && this.opts.watchAllNodes !== true ? [...this.nodes.keys()][0] : undefined;
     this.runtimeClassInformer = createInformer<RuntimeClass>(this.client, resources.runtimeclasses, { clock: this.clock, log: this.log });
     // Nobody here reads managedFields: dropped before caching, each cached version is smaller for the GC to
@@ -438,7 +438,7 @@ export class NodeHost implements NodeHostView {
     const added = specs.map((spec) => this.newNode(spec));
     for (const n of added) this.nodes.set(n.spec.name, n);
     if (!this.running) return;
-    for (const n of added) this.preload(n);
+    this.preload(added);
     await this.registerNodes(added, onRegistered ?? this.opts.onRegistered);
     if (!this.running) return;
     // Pods bound before the node came (the informer delivered them while no node took them).
@@ -504,15 +504,26 @@ export class NodeHost implements NodeHostView {
     for (const n of this.nodes.values()) n.recorder.stop();
   }
 
-  private preload(n: SimulatedNode): void {
-    for (const image of this.opts.preloadedImages ?? ['registry.k8s.io/pause:3.10']) {
-      try {
-        const ref = parseImageReference(image);
-        const osVersion = windowsOsVersion(n.spec);
-        const r = resolvePull(this.catalog, ref, { os: n.spec.os, architecture: n.spec.arch, ...(osVersion !== undefined ? { osVersion } : {}) });
-        if (r.ok) n.store.add(r.image);
-      } catch (err) {
-        this.log(`cannot preload ${image}`, err);
+  /**
+   * Puts the preloaded images in each node's store. Nodes of one platform share one resolution: each costs
+   * digests, and at 5,000 nodes resolving per node held the start of registration back by a tenth of a second.
+   */
+  private preload(nodes: Iterable<SimulatedNode>): void {
+    const resolved = new Map<string, PullResolution>();
+    for (const n of nodes) {
+      const osVersion = windowsOsVersion(n.spec);
+      for (const image of this.opts.preloadedImages ?? ['registry.k8s.io/pause:3.10']) {
+        try {
+          const key = `${image} ${n.spec.os}/${n.spec.arch} ${osVersion ?? ''}`;
+          let r = resolved.get(key);
+          if (r === undefined) {
+            r = resolvePull(this.catalog, parseImageReference(image), { os: n.spec.os, architecture: n.spec.arch, ...(osVersion !== undefined ? { osVersion } : {}) });
+            resolved.set(key, r);
+          }
+          if (r.ok) n.store.add(r.image);
+        } catch (err) {
+          this.log(`cannot preload ${image}`, err);
+        }
       }
     }
   }
