@@ -111,9 +111,7 @@ export class ControlPlane {
     await this.installKubeadmObjects(admin, server.url(), pki.ca.certPem);
     this.components = controlPlaneComponents({
       server,
-      caCertPem: pki.ca.certPem,
-      caKeyPem: pki.ca.keyPem,
-      serviceAccountKeyPem: pki.sa.keyPem,
+      pki,
       nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs,
       nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs,
       log: (m) => this.log(m),

@@ -7,6 +7,7 @@ import { Worker } from 'node:worker_threads';
 import type { ControllerOptions } from '../controllers/registry.js';
 import type { UserInfo } from '../apiserver/registry/policy.js';
 import type { ApiServer } from '../apiserver/server.js';
+import type { ClusterPki } from '../bootstrap/pki.js';
 import { InProcessClient } from '../apiserver/in-process-client.js';
 import { serveClients, type ServeOptions } from './channel.js';
 
@@ -18,11 +19,11 @@ export function componentUser(username: string, groups: string[]): UserInfo {
 /** What a control plane (`kubemix up`, `kubemix init`) tells its components. */
 export interface ControlPlaneComponentsOptions {
   server: ApiServer;
-  /** The cluster CA: the root CA published in every namespace and the signer of kubelet client CSRs. */
-  caCertPem: string;
-  caKeyPem: string;
-  /** The service account signing key (`sa.key`): kube-controller-manager's `--service-account-private-key-file`. */
-  serviceAccountKeyPem?: string | undefined;
+  /**
+   * The cluster CA (the root CA published in every namespace and the signer of kubelet client CSRs) and
+   * the service account signing key (`sa.key`: kube-controller-manager's `--service-account-private-key-file`).
+   */
+  pki: Pick<ClusterPki, 'ca' | 'sa'>;
   nodeMonitorGracePeriodMs?: number | undefined;
   nodeStartupGracePeriodMs?: number | undefined;
   log?: ((message: string) => void) | undefined;
@@ -37,10 +38,10 @@ export function controlPlaneComponents(o: ControlPlaneComponentsOptions): Compon
   const components = new ComponentsWorker(
     {
       controllers: {
-        rootCAPem: o.caCertPem,
-        clusterSigningCertPem: o.caCertPem,
-        clusterSigningKeyPem: o.caKeyPem,
-        ...(o.serviceAccountKeyPem !== undefined ? { serviceAccountPrivateKeyPem: o.serviceAccountKeyPem } : {}),
+        rootCAPem: o.pki.ca.certPem,
+        clusterSigningCertPem: o.pki.ca.certPem,
+        clusterSigningKeyPem: o.pki.ca.keyPem,
+        serviceAccountPrivateKeyPem: o.pki.sa.keyPem,
         ...(o.nodeMonitorGracePeriodMs !== undefined ? { nodeMonitorGracePeriodMs: o.nodeMonitorGracePeriodMs } : {}),
         ...(o.nodeStartupGracePeriodMs !== undefined ? { nodeStartupGracePeriodMs: o.nodeStartupGracePeriodMs } : {}),
       },

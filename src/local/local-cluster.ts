@@ -164,9 +164,7 @@ export class LocalCluster {
     // The controller manager and the scheduler run in their own thread, on the machine's other core.
     this.components = controlPlaneComponents({
       server,
-      caCertPem: pki.ca.certPem,
-      caKeyPem: pki.ca.keyPem,
-      serviceAccountKeyPem: pki.sa.keyPem,
+      pki,
       nodeMonitorGracePeriodMs: this.o.nodeMonitorGracePeriodMs,
       nodeStartupGracePeriodMs: this.o.nodeStartupGracePeriodMs,
     });
