@@ -77,6 +77,21 @@ void test('registration: labels, nodeInfo, taints, NotReady with the CNI message
   assert.ok(node.status?.images?.some((i) => i.names?.includes('registry.k8s.io/pause:3.10')));
 });
 
+void test('preloaded images: each node reports the manifest of its own platform and Windows build', async (t) => {
+  const win2019: SimulatedNodeSpec = { ...win2022, name: 'windows-2019-1', windowsBuild: '10.0.17763', internalIP: '127.0.1.5', podCIDR: '10.244.4.0/24' };
+  const arm: SimulatedNodeSpec = { ...linux, name: 'linux-arm64-1', arch: 'arm64', internalIP: '127.0.1.3', podCIDR: '10.244.2.0/24' };
+  const win2022b: SimulatedNodeSpec = { ...win2022, name: 'windows-2022-2', internalIP: '127.0.1.7', podCIDR: '10.244.6.0/24' };
+  const { client } = await setup(t, [win2022, linux, win2019, arm, win2022b]);
+  const pauseSize = (name: string): number | undefined =>
+    client.peek<Node>(resources.nodes, name)?.status?.images?.find((i) => i.names?.includes('registry.k8s.io/pause:3.10'))?.sizeBytes;
+  // registry.k8s.io/pause:3.10's index in the built-in catalog: a manifest per architecture and per Windows build.
+  assert.equal(pauseSize('linux-amd64-1'), 320_368);
+  assert.equal(pauseSize('linux-arm64-1'), 313_432);
+  assert.equal(pauseSize('windows-2019-1'), 112_590_208);
+  assert.equal(pauseSize('windows-2022-1'), 122_116_534);
+  assert.equal(pauseSize('windows-2022-2'), 122_116_534);
+});
+
 void test('an existing Node is reused: its status is posted, kubelet labels reconciled', async (t) => {
   const client = new FakeClient();
   await client.create<Node>(resources.nodes, { apiVersion: 'v1', kind: 'Node', metadata: { name: 'linux-amd64-1', labels: { team: 'a' } } });
