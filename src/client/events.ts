@@ -90,7 +90,6 @@ interface SpamRecord {
   last: number;
 }
 
-
 /*
  * The correlator's cache keys. Upstream's join the event's source (component and host) and, for
  * aggregation, its reportingComponent and reportingInstance with the fields below. A recorder gives every
